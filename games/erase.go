@@ -1,0 +1,117 @@
+package games
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+)
+
+// Game is a Rules value with its types erased, as the rooms package sees it.
+type Game interface {
+	Info() Info
+	// Setup returns the initial state for numSeats seats, seeded by seed.
+	Setup(numSeats int, setupData json.RawMessage, seed uint64) (State, error)
+	// Load decodes a state written by State.MarshalJSON.
+	Load(data []byte) (State, error)
+}
+
+// State is one immutable authoritative state of a match.
+type State interface {
+	Status() Status
+	// Apply checks and plays a move; on error the receiver is unchanged.
+	// It checks the game's own rules only; who may move and whether the game
+	// is over are checked too, so every caller gets the same answers.
+	Apply(seat int, name string, args json.RawMessage) (State, error)
+	// View is viewer's filtered view (a seat or Spectator), ready for JSON.
+	View(viewer int) any
+	// Bot asks bot level to choose seat's move. The bot is handed the seat's
+	// view after a JSON round trip: exactly the bytes a person there gets.
+	Bot(level string, seat int, rng *rand.Rand) (name string, args json.RawMessage, err error)
+	MarshalJSON() ([]byte, error)
+}
+
+// Erase wraps typed rules as a Game.
+func Erase[S any, V any](r Rules[S, V]) Game { return erased[S, V]{r} }
+
+type erased[S any, V any] struct{ r Rules[S, V] }
+
+func (e erased[S, V]) Info() Info { return e.r.Info() }
+
+func (e erased[S, V]) Setup(n int, setupData json.RawMessage, seed uint64) (State, error) {
+	info := e.r.Info()
+	if n < info.MinPlayers || n > info.MaxPlayers {
+		return nil, BadSetup("%s takes %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, n)
+	}
+	s, err := e.r.Setup(n, setupData, NewRNG(seed))
+	if err != nil {
+		return nil, err
+	}
+	return state[S, V]{r: e.r, s: s}, nil
+}
+
+func (e erased[S, V]) Load(data []byte) (State, error) {
+	var s S
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("games: load %s state: %w", e.r.Info().Name, err)
+	}
+	return state[S, V]{r: e.r, s: s}, nil
+}
+
+type state[S any, V any] struct {
+	r Rules[S, V]
+	s S
+}
+
+func (x state[S, V]) Status() Status { return x.r.Status(x.s) }
+
+func (x state[S, V]) Apply(seat int, name string, args json.RawMessage) (State, error) {
+	spec, ok := x.r.Info().Move(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownMove, name)
+	}
+	st := x.r.Status(x.s)
+	if st.Outcome != nil {
+		return nil, ErrGameOver
+	}
+	if seat < 0 || (!spec.AnySeat && !st.CanMove(seat)) {
+		return nil, ErrNotYourTurn
+	}
+	if len(args) == 0 {
+		args = json.RawMessage("[]")
+	}
+	next, err := x.r.Apply(x.s, seat, name, args)
+	if err != nil {
+		return nil, err
+	}
+	return state[S, V]{r: x.r, s: next}, nil
+}
+
+func (x state[S, V]) View(viewer int) any { return x.r.View(x.s, viewer) }
+
+func (x state[S, V]) Bot(level string, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
+	b, err := json.Marshal(x.r.View(x.s, seat))
+	if err != nil {
+		return "", nil, fmt.Errorf("games: marshal view: %w", err)
+	}
+	var v V
+	if err := json.Unmarshal(b, &v); err != nil {
+		return "", nil, fmt.Errorf("games: unmarshal view: %w", err)
+	}
+	return x.r.Bot(level, v, seat, rng)
+}
+
+func (x state[S, V]) MarshalJSON() ([]byte, error) { return json.Marshal(x.s) }
+
+// Typed returns the typed state inside an erased State, for tests and tools
+// in the game's own package.
+func Typed[S any](st State) (S, bool) {
+	type typed interface{ typedState() any }
+	if t, ok := st.(typed); ok {
+		s, ok := t.typedState().(S)
+		return s, ok
+	}
+	var zero S
+	return zero, false
+}
+
+func (x state[S, V]) typedState() any { return x.s }

@@ -1,0 +1,234 @@
+// Package gametest is the conformance suite every game runs: random bot
+// playouts that check the contract of games.Rules (no panic, input never
+// mutated, state round-trips through JSON, deterministic replay, the game
+// ends or hits a cap, bad input is refused without change, and no view
+// shows a secret or another seat's private entry).
+package gametest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/chaguan/chaguan/games"
+)
+
+// Options tunes the suite for one game.
+type Options struct {
+	Seats     []int           // seat counts to try; default {MinPlayers, MaxPlayers}
+	SetupData json.RawMessage // passed to Setup
+	Games     int             // playouts per seat count; default 20
+	MaxMoves  int             // cap per playout; default 2000
+	// MayNotEnd is true for games that never end by themselves (Gong Zhu):
+	// hitting MaxMoves is then not a failure.
+	MayNotEnd bool
+	// Level is the bot level that drives the playouts; default the first.
+	Level string
+	// SecretWords are JSON keys that must never appear in any view.
+	// "secret" is always checked.
+	SecretWords []string
+}
+
+// Run runs the conformance suite on g.
+func Run(t *testing.T, g games.Game, o Options) {
+	t.Helper()
+	info := g.Info()
+	if len(o.Seats) == 0 {
+		o.Seats = []int{info.MinPlayers, info.MaxPlayers}
+	}
+	if o.Games == 0 {
+		o.Games = 20
+	}
+	if o.MaxMoves == 0 {
+		o.MaxMoves = 2000
+	}
+	if o.Level == "" {
+		if len(info.Bots) == 0 {
+			t.Fatalf("%s has no bots to drive playouts", info.Name)
+		}
+		o.Level = info.Bots[0]
+	}
+	for _, n := range o.Seats {
+		for i := 0; i < o.Games; i++ {
+			seed := uint64(n*1000 + i)
+			t.Run(fmt.Sprintf("seats=%d/seed=%d", n, seed), func(t *testing.T) {
+				playout(t, g, o, n, seed)
+			})
+		}
+	}
+}
+
+type step struct {
+	seat int
+	name string
+	args json.RawMessage
+}
+
+func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
+	st, err := g.Setup(n, o.SetupData, seed)
+	if err != nil {
+		t.Fatalf("setup(%d, seed %d): %v", n, seed, err)
+	}
+	botRNG := rand.New(rand.NewPCG(seed, 7))
+	var steps []step
+	ended := false
+	for len(steps) < o.MaxMoves {
+		checkViews(t, st, n, o.SecretWords)
+		checkRoundTrip(t, g, st)
+		status := st.Status()
+		if status.Outcome != nil {
+			ended = true
+			break
+		}
+		movers := status.Movers(n)
+		if len(movers) == 0 {
+			t.Fatalf("seed %d: nobody may move but the game is not over", seed)
+		}
+		seat := movers[botRNG.IntN(len(movers))]
+		checkRefusals(t, st, seat, g.Info().Moves)
+		name, args, err := st.Bot(o.Level, seat, botRNG)
+		if err != nil {
+			t.Fatalf("seed %d: bot %s for seat %d: %v", seed, o.Level, seat, err)
+		}
+		before := mustJSON(t, st)
+		next, err := st.Apply(seat, name, args)
+		if err != nil {
+			t.Fatalf("seed %d move %d: bot move %s %s for seat %d refused: %v", seed, len(steps), name, args, seat, err)
+		}
+		if after := mustJSON(t, st); !bytes.Equal(before, after) {
+			t.Fatalf("seed %d: Apply mutated its input state", seed)
+		}
+		steps = append(steps, step{seat, name, args})
+		st = next
+	}
+	if !ended && !o.MayNotEnd {
+		t.Fatalf("seed %d: no outcome after %d moves", seed, o.MaxMoves)
+	}
+	replay(t, g, o, n, seed, steps, st)
+}
+
+// replay checks that the same seed and moves give the same state.
+func replay(t *testing.T, g games.Game, o Options, n int, seed uint64, steps []step, want games.State) {
+	st, err := g.Setup(n, o.SetupData, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range steps {
+		if st, err = st.Apply(s.seat, s.name, s.args); err != nil {
+			t.Fatalf("seed %d: replay move %d refused: %v", seed, i, err)
+		}
+	}
+	if !bytes.Equal(mustJSON(t, st), mustJSON(t, want)) {
+		t.Fatalf("seed %d: replay of %d moves gave a different state", seed, len(steps))
+	}
+}
+
+func checkRoundTrip(t *testing.T, g games.Game, st games.State) {
+	b := mustJSON(t, st)
+	back, err := g.Load(b)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if b2 := mustJSON(t, back); !bytes.Equal(b, b2) {
+		t.Fatalf("state does not round-trip through JSON:\n%s\n%s", b, b2)
+	}
+}
+
+// checkRefusals sends moves that must be refused and checks nothing changed.
+func checkRefusals(t *testing.T, st games.State, seat int, moves []games.MoveSpec) {
+	before := mustJSON(t, st)
+	bad := []step{
+		{seat, "noSuchMove", json.RawMessage(`[]`)},
+		{games.Spectator, "noSuchMove", json.RawMessage(`[]`)},
+	}
+	for _, b := range bad {
+		if _, err := st.Apply(b.seat, b.name, b.args); err == nil {
+			t.Fatalf("move %q by seat %d was accepted", b.name, b.seat)
+		}
+	}
+	// Garbage args to every move must be refused, never panic.
+	for _, args := range []string{`{"x":1}`, `[null]`, `"zz"`, `[1e99, -1, "?"]`} {
+		for _, m := range moves {
+			_, err := st.Apply(seat, m.Name, json.RawMessage(args))
+			if err == nil {
+				continue // some moves take no args and ignore them
+			}
+			if !errors.Is(err, games.ErrInvalidMove) && !errors.Is(err, games.ErrNotYourTurn) {
+				t.Fatalf("move %s with args %s: error %v does not wrap ErrInvalidMove", m.Name, args, err)
+			}
+		}
+	}
+	if after := mustJSON(t, st); !bytes.Equal(before, after) {
+		t.Fatalf("a refused move changed the state")
+	}
+}
+
+func checkViews(t *testing.T, st games.State, n int, secretWords []string) {
+	words := append([]string{"secret"}, secretWords...)
+	for viewer := games.Spectator; viewer < n; viewer++ {
+		b, err := json.Marshal(st.View(viewer))
+		if err != nil {
+			t.Fatalf("view %d: %v", viewer, err)
+		}
+		if err := CheckView(b, viewer, words); err != nil {
+			t.Fatalf("view for %d: %v\n%s", viewer, err, b)
+		}
+	}
+}
+
+// CheckView checks one view's JSON: no key named like a secret word at any
+// depth, and a top-level "players" map holding at most the viewer's entry.
+func CheckView(view []byte, viewer int, secretWords []string) error {
+	var v any
+	if err := json.Unmarshal(view, &v); err != nil {
+		return err
+	}
+	if k := findKey(v, secretWords); k != "" {
+		return fmt.Errorf("view has secret key %q", k)
+	}
+	if m, ok := v.(map[string]any); ok {
+		if p, ok := m["players"].(map[string]any); ok {
+			for id := range p {
+				if id != games.PlayerID(viewer) {
+					return fmt.Errorf("view holds players[%s]", id)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func findKey(v any, words []string) string {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, child := range x {
+			for _, w := range words {
+				if k == w {
+					return k
+				}
+			}
+			if f := findKey(child, words); f != "" {
+				return f
+			}
+		}
+	case []any:
+		for _, child := range x {
+			if f := findKey(child, words); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return b
+}

@@ -1,0 +1,3 @@
+module github.com/chaguan/chaguan
+
+go 1.26

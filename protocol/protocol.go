@@ -1,0 +1,169 @@
+// Package protocol holds Chaguan's wire types: the lobby API bodies and the
+// WebSocket messages of shared/PROTOCOL.md, and the error codes, in one
+// place. It depends on the standard library only.
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// MaxFrame is the largest WebSocket text frame either side may send.
+const MaxFrame = 64 << 10
+
+// MaxChat is the longest chat text, in characters (runes).
+const MaxChat = 500
+
+// Error codes, on the wire in {"type":"error","code":…} and in lobby error
+// bodies {"error":…}.
+const (
+	CodeBadRequest   = "bad_request"
+	CodeUnauthorized = "unauthorized"
+	CodeNotStarted   = "not_started"
+	CodeNotYourTurn  = "not_your_turn"
+	CodeInvalidMove  = "invalid_move"
+	CodeUnknownMove  = "unknown_move"
+	CodeStaleState   = "stale_state"
+	CodeGameOver     = "game_over"
+	CodeRateLimited  = "rate_limited"
+	CodeUnavailable  = "unavailable"
+	CodeInternal     = "internal"
+	// Lobby-only codes.
+	CodeNotFound  = "not_found"
+	CodeForbidden = "forbidden"
+	CodeConflict  = "conflict"
+)
+
+// Message types.
+const (
+	TypeHello    = "hello"
+	TypeMove     = "move"
+	TypeSync     = "sync"
+	TypeChat     = "chat"
+	TypeAutoplay = "autoplay"
+	TypeState    = "state"
+	TypeError    = "error"
+)
+
+// ClientMessage is any message a client sends; Type says which fields apply.
+type ClientMessage struct {
+	Type        string          `json:"type"`
+	PlayerID    *string         `json:"playerID,omitempty"`    // hello
+	Credentials string          `json:"credentials,omitempty"` // hello
+	ID          *int64          `json:"id,omitempty"`          // move
+	Move        string          `json:"move,omitempty"`        // move
+	Args        json.RawMessage `json:"args,omitempty"`        // move
+	StateID     *int64          `json:"stateID,omitempty"`     // move
+	Text        string          `json:"text,omitempty"`        // chat
+	On          *bool           `json:"on,omitempty"`          // autoplay
+}
+
+// ErrBadMessage is wrapped by DecodeClient for every refused message.
+var ErrBadMessage = errors.New("bad message")
+
+// DecodeClient parses and validates one client frame.
+func DecodeClient(data []byte) (ClientMessage, error) {
+	var m ClientMessage
+	if len(data) > MaxFrame {
+		return m, fmt.Errorf("%w: frame over %d bytes", ErrBadMessage, MaxFrame)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("%w: not a JSON object: %v", ErrBadMessage, err)
+	}
+	switch m.Type {
+	case TypeHello, TypeSync:
+	case TypeMove:
+		if m.Move == "" {
+			return m, fmt.Errorf("%w: move needs \"move\"", ErrBadMessage)
+		}
+		if len(m.Args) == 0 || string(m.Args) == "null" {
+			m.Args = json.RawMessage("[]")
+		}
+		if m.Args[0] != '[' {
+			return m, fmt.Errorf("%w: \"args\" must be an array", ErrBadMessage)
+		}
+	case TypeChat:
+		if m.Text == "" {
+			return m, fmt.Errorf("%w: chat needs \"text\"", ErrBadMessage)
+		}
+		if n := len([]rune(m.Text)); n > MaxChat {
+			return m, fmt.Errorf("%w: chat text is %d characters, at most %d", ErrBadMessage, n, MaxChat)
+		}
+	case TypeAutoplay:
+		if m.On == nil {
+			return m, fmt.Errorf("%w: autoplay needs \"on\"", ErrBadMessage)
+		}
+	case "":
+		return m, fmt.Errorf("%w: missing \"type\"", ErrBadMessage)
+	default:
+		return m, fmt.Errorf("%w: unknown type %q", ErrBadMessage, m.Type)
+	}
+	return m, nil
+}
+
+// Ctx is the wire ctx of a state message (boardgame.io's shape).
+type Ctx struct {
+	NumPlayers    int               `json:"numPlayers"`
+	PlayOrder     []string          `json:"playOrder"`
+	CurrentPlayer string            `json:"currentPlayer"`
+	ActivePlayers map[string]string `json:"activePlayers"`
+	Phase         string            `json:"phase"`
+	Turn          int               `json:"turn"`
+	Started       bool              `json:"started"`
+	Gameover      json.RawMessage   `json:"gameover"` // null or an outcome
+}
+
+// Player is one seat as the lobby and state messages show it.
+type Player struct {
+	ID          int             `json:"id"`
+	Name        string          `json:"name,omitempty"`
+	IsConnected bool            `json:"isConnected"`
+	IsBot       bool            `json:"isBot"`
+	BotLevel    string          `json:"botLevel,omitempty"`
+	Autoplay    bool            `json:"autoplay,omitempty"`
+	Data        json.RawMessage `json:"data,omitempty"`
+}
+
+// LogEntry is one public log line.
+type LogEntry struct {
+	Turn     int             `json:"turn"`
+	PlayerID string          `json:"playerID"`
+	Move     string          `json:"move"`
+	Args     json.RawMessage `json:"args,omitempty"`
+	Text     string          `json:"text,omitempty"`
+}
+
+// State is the server's state message: one receiver's filtered view.
+type State struct {
+	Type    string          `json:"type"`
+	MatchID string          `json:"matchID"`
+	StateID int64           `json:"stateID"`
+	Ack     *int64          `json:"ack,omitempty"`
+	G       json.RawMessage `json:"G"`
+	Ctx     Ctx             `json:"ctx"`
+	Players []Player        `json:"players"`
+	Log     []LogEntry      `json:"log"`
+	// You is the receiver's own player ID ("" for a spectator): an extension
+	// so a client needs no bookkeeping of its own to know its seat.
+	You string `json:"you"`
+}
+
+// Error is the server's error message.
+type Error struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// MessageZh is the Chinese message, when the game gave one (extension).
+	MessageZh string `json:"messageZh,omitempty"`
+	Ref       *int64 `json:"ref,omitempty"`
+}
+
+// Chat is a chat line as the server relays it.
+type Chat struct {
+	Type string `json:"type"`
+	From string `json:"from"` // player ID, "" for a spectator
+	Name string `json:"name"`
+	Text string `json:"text"`
+	At   int64  `json:"at"` // Unix ms
+}

@@ -1,0 +1,106 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// Store errors. Adapters translate their own (redis.Nil, …) into these.
+var (
+	ErrNotFound    = errors.New("match not found")
+	ErrExists      = errors.New("match already exists")
+	ErrConflict    = errors.New("state changed concurrently")
+	ErrUnavailable = errors.New("storage unavailable")
+)
+
+// Record is everything stored about one match. It is server-side only:
+// credentials are stored as hashes, and the seed and game state hold secrets,
+// so a Record is never sent to a client as it is.
+type Record struct {
+	ID         string          `json:"id"`
+	Game       string          `json:"game"`
+	NumPlayers int             `json:"numPlayers"`
+	SetupData  json.RawMessage `json:"setupData,omitempty"`
+	Unlisted   bool            `json:"unlisted"`
+	CreatedAt  int64           `json:"createdAt"` // Unix ms
+	UpdatedAt  int64           `json:"updatedAt"` // Unix ms
+	// StateID counts every change (moves, joins, renames, bots): the version
+	// that compare-and-set checks. It starts at 1 when the match is created.
+	StateID int64               `json:"stateID"`
+	Seats   []Seat              `json:"seats"`
+	State   json.RawMessage     `json:"state"`         // games.State, JSON
+	Log     []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
+	// Gameover is the outcome once the game ended (JSON of games.Outcome).
+	Gameover    json.RawMessage `json:"gameover,omitempty"`
+	NextMatchID string          `json:"nextMatchID,omitempty"`
+	Options     Options         `json:"options"`
+}
+
+// Seat is one seat of a match.
+type Seat struct {
+	Name string `json:"name,omitempty"`
+	// CredHash is the hex SHA-256 of the seat's credentials; "" while free
+	// or held by a bot.
+	CredHash string          `json:"credHash,omitempty"`
+	Bot      string          `json:"bot,omitempty"` // bot level when a bot holds the seat
+	Data     json.RawMessage `json:"data,omitempty"`
+	// Left is set when a person left after the start: a bot plays the seat.
+	Left bool `json:"left,omitempty"`
+	// Autoplay is set while the seated person asked the bot to play for them.
+	Autoplay bool `json:"autoplay,omitempty"`
+	// Connected is the number of live connections for the seat, as the
+	// processes serving it last wrote it.
+	Connected int `json:"connected,omitempty"`
+	// AwaySince is when the seat's last connection closed (Unix ms), 0 while
+	// connected or never connected.
+	AwaySince int64 `json:"awaySince,omitempty"`
+}
+
+// Taken reports whether a person or a bot holds the seat.
+func (s Seat) Taken() bool { return s.CredHash != "" || s.Bot != "" }
+
+// Options are a match's room settings, fixed at creation.
+type Options struct {
+	GraceMs    int64  `json:"graceMs"`    // away time before the bot covers a turn
+	BotDelayMs int64  `json:"botDelayMs"` // pause before a bot moves
+	Seed       uint64 `json:"seed"`       // the game's PRNG seed: secret
+}
+
+// Event is what a store publishes to a match's subscribers: a new record
+// after every successful Update, or a chat line.
+type Event struct {
+	Record *Record        `json:"record,omitempty"`
+	Chat   *protocol.Chat `json:"chat,omitempty"`
+}
+
+// Store keeps match records. Implementations are safe for concurrent use by
+// many goroutines and by many processes sharing one backend.
+type Store interface {
+	// Create stores a new record; ErrExists if the ID is taken.
+	Create(ctx context.Context, rec *Record) error
+	// Get returns the record; ErrNotFound if there is none (or it expired).
+	Get(ctx context.Context, id string) (*Record, error)
+	// Update replaces the record only if the stored StateID equals prev, and
+	// publishes the new record to the match's subscribers, all in one atomic
+	// step (one round trip for Redis). ErrConflict if the stored StateID
+	// differs, ErrNotFound if the record is gone.
+	Update(ctx context.Context, rec *Record, prev int64) error
+	// List returns the records of one game (listed and unlisted; the caller
+	// filters), in no particular order.
+	List(ctx context.Context, game string) ([]*Record, error)
+	// Publish sends an event that changes no record (chat) to subscribers.
+	Publish(ctx context.Context, id string, ev Event) error
+	// Subscribe delivers the match's events until cancel is called or ctx
+	// ends. Delivery is best effort and in order; a slow subscriber may miss
+	// events (it can re-read the record with Get).
+	Subscribe(ctx context.Context, id string) (events <-chan Event, cancel func(), err error)
+	// Close releases the store's resources.
+	Close() error
+}
+
+// DefaultTTL is how long a match is kept after its last change.
+const DefaultTTL = 24 * time.Hour
