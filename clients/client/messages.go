@@ -1,0 +1,204 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// Move sends move name with args (each encoded as JSON, e.g. Move(ctx,
+// "place", 7, 7)) under a fresh id and waits for the state whose ack is that
+// id, which it returns, or for the error whose ref is that id, returned as a
+// *MoveError. If ctx ends first it returns ctx's error; the move may still
+// be applied.
+func (c *Conn) Move(ctx context.Context, name string, args ...any) (*protocol.State, error) {
+	return c.move(ctx, nil, name, args)
+}
+
+// MoveAt is Move with the optional stateID check: the server refuses the move
+// with stale_state unless stateID is its current state.
+func (c *Conn) MoveAt(ctx context.Context, stateID int64, name string, args ...any) (*protocol.State, error) {
+	return c.move(ctx, &stateID, name, args)
+}
+
+func (c *Conn) move(ctx context.Context, stateID *int64, name string, args []any) (*protocol.State, error) {
+	if args == nil {
+		args = []any{}
+	}
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return nil, fmt.Errorf("chaguan: move %s: encode args: %w", name, err)
+	}
+	id := c.nextID.Add(1)
+	msg := protocol.ClientMessage{Type: protocol.TypeMove, ID: &id, Move: name, Args: raw, StateID: stateID}
+	return c.await(ctx, msg, &id)
+}
+
+// Sync asks for the full current view and returns the next state received
+// after the request was sent.
+func (c *Conn) Sync(ctx context.Context) (*protocol.State, error) {
+	return c.await(ctx, protocol.ClientMessage{Type: protocol.TypeSync}, nil)
+}
+
+// Chat sends a chat line. It returns once the line is queued; a refusal
+// arrives on Errors.
+func (c *Conn) Chat(ctx context.Context, text string) error {
+	return c.sendMsg(ctx, protocol.ClientMessage{Type: protocol.TypeChat, Text: text})
+}
+
+// Autoplay asks the server's bot to play this seat (on) or to stop. It
+// returns once the request is queued; the players list of the next state
+// shows the change.
+func (c *Conn) Autoplay(ctx context.Context, on bool) error {
+	return c.sendMsg(ctx, protocol.ClientMessage{Type: protocol.TypeAutoplay, On: &on})
+}
+
+// await sends msg and waits for its answer: the ack or ref of id when id is
+// not nil, else (hello, sync) the next state; a hello also takes an error
+// without ref.
+func (c *Conn) await(ctx context.Context, msg protocol.ClientMessage, id *int64) (*protocol.State, error) {
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	switch {
+	case id != nil:
+		c.waiters[*id] = ch
+	case msg.Type == protocol.TypeHello:
+		c.hello = ch
+	default:
+		c.syncs = append(c.syncs, ch)
+	}
+	c.mu.Unlock()
+	if id != nil {
+		defer func() {
+			c.mu.Lock()
+			delete(c.waiters, *id)
+			c.mu.Unlock()
+		}()
+	}
+	if err := c.sendMsg(ctx, msg); err != nil {
+		return nil, err
+	}
+	select {
+	case r := <-ch:
+		return r.result()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.done:
+		select {
+		case r := <-ch:
+			return r.result()
+		default:
+			return nil, c.Err()
+		}
+	}
+}
+
+func (r reply) result() (*protocol.State, error) {
+	if r.err != nil {
+		return nil, &MoveError{Code: r.err.Code, Message: r.err.Message, MessageZh: r.err.MessageZh}
+	}
+	return r.st, nil
+}
+
+// sendMsg queues one frame for the writer.
+func (c *Conn) sendMsg(ctx context.Context, msg protocol.ClientMessage) error {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("chaguan: encode %s: %w", msg.Type, err)
+	}
+	select {
+	case <-c.closing:
+		return c.Err()
+	default:
+	}
+	select {
+	case c.out <- b:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closing:
+		return c.Err()
+	}
+}
+
+// dispatch routes one server frame; it runs on the reader goroutine and
+// never blocks. Frames it cannot decode and unknown types are ignored
+// (extensions are allowed on the wire).
+func (c *Conn) dispatch(data []byte) {
+	var m inbound
+	if json.Unmarshal(data, &m) != nil {
+		return
+	}
+	switch m.Type {
+	case protocol.TypeState:
+		c.onState(&protocol.State{
+			Type: m.Type, MatchID: m.MatchID, StateID: m.StateID, Ack: m.Ack, G: m.G,
+			Ctx: m.Ctx, Players: m.Players, Log: m.Log, You: m.You,
+		})
+	case protocol.TypeError:
+		c.onError(&protocol.Error{
+			Type: m.Type, Code: m.Code, Message: m.Message, MessageZh: m.MessageZh, Ref: m.Ref,
+		})
+	case protocol.TypeChat:
+		pushNewest(c.chats, &protocol.Chat{Type: m.Type, From: m.From, Name: m.Name, Text: m.Text, At: m.At})
+	}
+}
+
+func (c *Conn) onState(st *protocol.State) {
+	c.mu.Lock()
+	c.latest = st
+	var w chan reply
+	if st.Ack != nil {
+		w = c.waiters[*st.Ack]
+		delete(c.waiters, *st.Ack)
+	}
+	syncs, hello := c.syncs, c.hello
+	c.syncs, c.hello = nil, nil
+	c.mu.Unlock()
+	// Each channel has room for its one reply: these sends never block.
+	if w != nil {
+		w <- reply{st: st}
+	}
+	for _, s := range syncs {
+		s <- reply{st: st}
+	}
+	if hello != nil {
+		hello <- reply{st: st}
+	}
+	pushNewest(c.states, st)
+}
+
+func (c *Conn) onError(e *protocol.Error) {
+	c.mu.Lock()
+	var w chan reply
+	if e.Ref != nil {
+		w = c.waiters[*e.Ref]
+		delete(c.waiters, *e.Ref)
+	} else if c.hello != nil {
+		w, c.hello = c.hello, nil
+	}
+	c.mu.Unlock()
+	if w != nil {
+		w <- reply{err: e}
+		return
+	}
+	pushNewest(c.errs, e)
+}
+
+// pushNewest puts v into ch, dropping the oldest entry when ch is full. ch
+// must have a single sender (the reader), so the loop ends in two rounds.
+func pushNewest[T any](ch chan T, v T) {
+	for {
+		select {
+		case ch <- v:
+			return
+		default:
+		}
+		select {
+		case <-ch:
+		default:
+		}
+	}
+}
