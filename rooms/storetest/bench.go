@@ -1,0 +1,44 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/chaguan/chaguan/rooms"
+)
+
+// BenchRecordSize is the size of the record BenchUpdate writes: about what a
+// mid-game match of the bigger games stores.
+const BenchRecordSize = 3 << 10
+
+// BenchUpdate measures Update of one ~3 KB record with one subscriber
+// draining the match's events, as a room in another process would. Each
+// iteration is one successful compare-and-set from the previous stateID.
+func BenchUpdate(b *testing.B, s rooms.Store) {
+	ctx := context.Background()
+	rec := NewRecord("bench", "gomoku", BenchRecordSize)
+	if err := s.Create(ctx, rec); err != nil {
+		b.Fatal(err)
+	}
+	events, cancel, err := s.Subscribe(ctx, rec.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cancel()
+	go func() {
+		for range events {
+		}
+	}()
+	// The records are prepared outside the timer: only the store is measured.
+	next := *rec
+	b.SetBytes(BenchRecordSize)
+	b.ResetTimer()
+	for b.Loop() {
+		prev := next.StateID
+		next.StateID++
+		next.UpdatedAt++
+		if err := s.Update(ctx, &next, prev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
