@@ -1,0 +1,73 @@
+package gomoku
+
+import "github.com/chaguan/chaguan/games"
+
+// View is what the web client draws. Gomoku has no hidden information, so
+// both seats and spectators get the same view. Its JSON keys are fixed:
+//
+//	size        15
+//	board       15 rows (row y), char x: '.' empty, 'B' black, 'W' white
+//	moves       every stone in play order, black first, as [x, y]
+//	last        the last stone, or null on an empty board
+//	toMove      "0" or "1": the seat to place the next stone
+//	winLine     the winning run, or null
+//	undoRequest the seat ID whose undo request awaits an answer, or null
+//	result      null while the game goes on
+type View struct {
+	Size        int      `json:"size"`
+	Board       []string `json:"board"`
+	Moves       [][2]int `json:"moves"`
+	Last        *[2]int  `json:"last"`
+	ToMove      string   `json:"toMove"`
+	WinLine     [][2]int `json:"winLine"`
+	UndoRequest *string  `json:"undoRequest"`
+	Result      *Result  `json:"result"`
+}
+
+// Result is how the game ended: Winner is a seat ID (null for a draw),
+// Reason "five", "resign" or "full" (a draw on a full board).
+type Result struct {
+	Winner *string `json:"winner"`
+	Draw   bool    `json:"draw"`
+	Reason string  `json:"reason"`
+}
+
+// stoneChar is a cell's character in View.Board.
+var stoneChar = [...]byte{empty: '.', black: 'B', white: 'W', wall: '#'}
+
+// View builds the view; viewer does not matter (nothing is hidden).
+func (Rules) View(s State, _ int) View {
+	v := View{
+		Size:    Size,
+		Board:   make([]string, Size),
+		Moves:   make([][2]int, len(s.moves)),
+		ToMove:  games.PlayerID(s.toMove()),
+		WinLine: s.winLine(),
+	}
+	var row [Size]byte
+	for y := 0; y < Size; y++ {
+		for x := 0; x < Size; x++ {
+			row[x] = stoneChar[s.board[at(x, y)]]
+		}
+		v.Board[y] = string(row[:])
+	}
+	for i, p := range s.moves {
+		v.Moves[i] = p.point()
+	}
+	if n := len(v.Moves); n > 0 {
+		last := v.Moves[n-1]
+		v.Last = &last
+	}
+	if s.undoBy != 0 {
+		id := games.PlayerID(int(s.undoBy) - 1)
+		v.UndoRequest = &id
+	}
+	if o := s.outcome(); o != nil {
+		v.Result = &Result{Draw: o.Draw, Reason: o.Reason}
+		if o.Winner != "" {
+			w := o.Winner
+			v.Result.Winner = &w
+		}
+	}
+	return v
+}
