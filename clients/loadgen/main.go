@@ -1,0 +1,133 @@
+// Command loadgen drives concurrent Gomoku matches against one Chaguan
+// server over real WebSockets and reports accepted moves per second and the
+// latency from sending a move to its ack and to the opponent's view of it.
+//
+//	go run ./clients/loadgen -url http://127.0.0.1:8080 -matches 100 -duration 20s
+//
+// Two clients play each 15x15 match; each plays the first empty point of its
+// own view (row by row) as soon as it sees its turn, and when a match ends the
+// pair creates and joins a new one. -idle N also holds N idle spectator
+// connections to one unstarted match and reports the server's memory per
+// connection from its /metrics. The run is bounded in matches, connections
+// and time, stops by itself and talks only to -url, which must be a loopback
+// address unless -allow-remote is given.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"os/signal"
+	"time"
+)
+
+// Bounds of one run.
+const (
+	maxMatches  = 5000
+	maxIdle     = 20000
+	maxDuration = 10 * time.Minute
+	minDuration = 100 * time.Millisecond
+)
+
+// config is one run's settings.
+type config struct {
+	URL         string
+	Matches     int
+	Duration    time.Duration
+	Idle        int
+	JSON        bool
+	MoveTimeout time.Duration // longest wait for one ack
+	SetupLimit  int           // matches being set up at once
+	AllowRemote bool
+	Progress    bool // print a line per second (text mode only)
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var progress io.Writer
+	if !cfg.JSON && cfg.Progress {
+		progress = os.Stdout
+	}
+	rep, err := run(ctx, cfg, progress)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		os.Exit(1)
+	}
+	if cfg.JSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(rep)
+		return
+	}
+	rep.writeText(os.Stdout)
+}
+
+// parseFlags reads and checks the command line.
+func parseFlags(args []string, errOut io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	fs.StringVar(&c.URL, "url", "http://127.0.0.1:8080", "server base URL")
+	fs.IntVar(&c.Matches, "matches", 100, fmt.Sprintf("concurrent matches, 1-%d", maxMatches))
+	fs.DurationVar(&c.Duration, "duration", 20*time.Second, "how long to play, at most "+maxDuration.String())
+	fs.IntVar(&c.Idle, "idle", 0, fmt.Sprintf("idle spectator connections, 0-%d", maxIdle))
+	fs.BoolVar(&c.JSON, "json", false, "print one JSON report instead of text")
+	fs.DurationVar(&c.MoveTimeout, "move-timeout", 10*time.Second, "longest wait for one move's ack")
+	fs.IntVar(&c.SetupLimit, "setup-concurrency", 32, "matches set up at once")
+	fs.BoolVar(&c.AllowRemote, "allow-remote", false, "allow a -url that is not a loopback address")
+	fs.BoolVar(&c.Progress, "progress", true, "print moves per second every second (text mode)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	return c, c.check()
+}
+
+// check refuses settings outside the run's bounds.
+func (c config) check() error {
+	switch {
+	case c.Matches < 1 || c.Matches > maxMatches:
+		return fmt.Errorf("-matches %d: must be 1-%d", c.Matches, maxMatches)
+	case c.Idle < 0 || c.Idle > maxIdle:
+		return fmt.Errorf("-idle %d: must be 0-%d", c.Idle, maxIdle)
+	case c.Duration < minDuration || c.Duration > maxDuration:
+		return fmt.Errorf("-duration %s: must be %s-%s", c.Duration, minDuration, maxDuration)
+	case c.MoveTimeout <= 0:
+		return fmt.Errorf("-move-timeout %s: must be positive", c.MoveTimeout)
+	case c.SetupLimit < 1 || c.SetupLimit > 1000:
+		return fmt.Errorf("-setup-concurrency %d: must be 1-1000", c.SetupLimit)
+	}
+	u, err := url.Parse(c.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("-url %q: want http://host:port", c.URL)
+	}
+	if !c.AllowRemote && !isLoopback(u.Hostname()) {
+		return fmt.Errorf("-url %q is not a loopback address; pass -allow-remote to load another host", c.URL)
+	}
+	return nil
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chaguan/chaguan/clients/client"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+const (
+	gameName   = "gomoku"
+	moveName   = "place"
+	retryPause = 50 * time.Millisecond // after a failed setup or a refused move
+)
+
+// runner holds what every match worker shares.
+type runner struct {
+	cfg   config
+	lobby *client.Lobby
+	errs  errorCounts
+	moves atomic.Int64 // accepted moves
+	games atomic.Int64 // matches played to their end
+}
+
+// pairing is what the two seats of one match share: when a seat sent its
+// move (Unix ns), cleared by the opponent when it sees its turn.
+type pairing struct {
+	pending atomic.Int64
+}
+
+// worker plays matches one after another until ctx ends. Its first setup
+// waits for a slot in sem and then reports to ready; no seat moves before
+// start is closed, so all matches begin together.
+func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.WaitGroup, start <-chan struct{}, out *[2]samples) {
+	first := true
+	for ctx.Err() == nil {
+		sem <- struct{}{}
+		conns, err := r.setup(ctx)
+		<-sem
+		if first {
+			first = false
+			ready.Done()
+			select {
+			case <-start:
+			case <-ctx.Done():
+			}
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				r.errs.add(err.Error())
+				sleep(ctx, retryPause)
+			}
+			continue
+		}
+		r.play(ctx, conns, out)
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+}
+
+// setup creates a match, joins both seats and connects them. Its error's
+// text is the error kind to count.
+func (r *runner) setup(ctx context.Context) ([2]*client.Conn, error) {
+	var conns [2]*client.Conn
+	id, err := r.lobby.Create(ctx, gameName, protocol.CreateRequest{NumPlayers: 2, Unlisted: true})
+	if err != nil {
+		return conns, errors.New(errKind("create", err))
+	}
+	var creds [2]string
+	for seat := range 2 {
+		pid := strconv.Itoa(seat)
+		j, err := r.lobby.Join(ctx, gameName, id, protocol.JoinRequest{PlayerName: "load" + pid, PlayerID: &pid})
+		if err != nil {
+			return conns, errors.New(errKind("join", err))
+		}
+		creds[seat] = j.PlayerCredentials
+	}
+	for seat := range 2 {
+		c, err := client.Dial(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat])
+		if err != nil {
+			if seat == 1 {
+				conns[0].Close()
+			}
+			return [2]*client.Conn{}, errors.New(errKind("dial", err))
+		}
+		conns[seat] = c
+	}
+	return conns, nil
+}
+
+// play runs both seats of one match until it ends, ctx ends or a seat fails.
+func (r *runner) play(ctx context.Context, conns [2]*client.Conn, out *[2]samples) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var p pairing
+	var wg sync.WaitGroup
+	for seat := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer cancel() // one seat stopping stops the other
+			r.playSeat(ctx, conns[seat], &p, &out[seat])
+		}()
+	}
+	wg.Wait()
+}
+
+// playSeat moves whenever the seat's view says it is its turn, until the
+// game is over. It moves at most once per state, except to retry a refusal
+// (after a pause).
+func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *samples) {
+	me := c.PlayerID()
+	moved := int64(-1) // the stateID of the last state this seat moved on
+	st := c.Latest()
+	for {
+		if over(st) {
+			if me == "0" {
+				r.games.Add(1)
+			}
+			return
+		}
+		if st.Ctx.Started && st.Ctx.CurrentPlayer == me && st.StateID > moved {
+			if sent := p.pending.Swap(0); sent != 0 {
+				s.opp = append(s.opp, time.Since(time.Unix(0, sent)))
+			}
+			next, ok := r.moveOnce(ctx, c, st, p, s)
+			if !ok {
+				return
+			}
+			if next == nil { // refused: retry on the newest view
+				st = c.Latest()
+				continue
+			}
+			moved = st.StateID
+			st = next
+			continue
+		}
+		select {
+		case st = <-c.States():
+		case <-c.Done():
+			if ctx.Err() == nil {
+				r.errs.add("closed")
+			}
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// moveOnce plays the first empty point of st. It returns the acked state,
+// or nil after a refusal (having asked for a fresh state), and false when the
+// seat must stop.
+func (r *runner) moveOnce(ctx context.Context, c *client.Conn, st *protocol.State, p *pairing, s *samples) (*protocol.State, bool) {
+	x, y, ok := firstEmpty(st.G)
+	if !ok {
+		r.errs.add("no_empty_point")
+		return nil, false
+	}
+	start := time.Now()
+	p.pending.Store(start.UnixNano())
+	mctx, cancel := context.WithTimeout(ctx, r.cfg.MoveTimeout)
+	ack, err := c.Move(mctx, moveName, x, y)
+	cancel()
+	if err == nil {
+		s.ack = append(s.ack, time.Since(start))
+		r.moves.Add(1)
+		return ack, true
+	}
+	p.pending.Store(0)
+	if ctx.Err() != nil {
+		return nil, false
+	}
+	r.errs.add(errKind("move", err))
+	if errors.Is(err, client.ErrClosed) {
+		return nil, false
+	}
+	// Refused or timed out: pause, then ask for the current view so the
+	// loop sees a fresh state to retry on.
+	sleep(ctx, retryPause)
+	sctx, cancel := context.WithTimeout(ctx, r.cfg.MoveTimeout)
+	defer cancel()
+	if _, err := c.Sync(sctx); err != nil && ctx.Err() == nil {
+		r.errs.add(errKind("sync", err))
+	}
+	return nil, true
+}
+
+// firstEmpty scans the Gomoku view's board row by row for an empty point.
+func firstEmpty(g json.RawMessage) (x, y int, ok bool) {
+	var v struct {
+		Board []string `json:"board"`
+	}
+	if json.Unmarshal(g, &v) != nil {
+		return 0, 0, false
+	}
+	for y, row := range v.Board {
+		for x := 0; x < len(row); x++ {
+			if row[x] == '.' {
+				return x, y, true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// over reports whether the state's game has ended.
+func over(st *protocol.State) bool {
+	g := st.Ctx.Gameover
+	return len(g) > 0 && string(g) != "null"
+}
+
+// errKind names an error for the error counts: a refused move by its
+// protocol code alone, anything else as stage/code.
+func errKind(stage string, err error) string {
+	var me *client.MoveError
+	var ae *client.APIError
+	switch {
+	case errors.As(err, &me) && stage == "move":
+		return me.Code
+	case errors.As(err, &me):
+		return stage + "/" + me.Code
+	case errors.As(err, &ae) && ae.Code != "":
+		return stage + "/" + ae.Code
+	case errors.As(err, &ae):
+		return stage + "/http_" + strconv.Itoa(ae.Status)
+	case errors.Is(err, context.DeadlineExceeded):
+		return stage + "/timeout"
+	case errors.Is(err, client.ErrClosed):
+		return stage + "/closed"
+	}
+	return stage + "/transport"
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}

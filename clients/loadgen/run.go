@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/chaguan/chaguan/clients/client"
+)
+
+// run performs one load run: the idle spectators (if any), then cfg.Matches
+// match workers for cfg.Duration from the moment all first matches are set
+// up. progress, if not nil, gets a line per second. It returns an error only
+// when the server cannot be used at all.
+func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	hc := &http.Client{
+		Timeout:   15 * time.Second,
+		Transport: &http.Transport{MaxIdleConns: 512, MaxIdleConnsPerHost: 512, IdleConnTimeout: 30 * time.Second},
+	}
+	defer hc.CloseIdleConnections()
+	lobby := client.NewLobby(cfg.URL, hc)
+	names, err := lobby.Games(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("server at %s: %w", cfg.URL, err)
+	}
+	if !slices.Contains(names, gameName) {
+		return nil, fmt.Errorf("server at %s has no %s (games: %v)", cfg.URL, gameName, names)
+	}
+	rep := &report{URL: cfg.URL, Matches: cfg.Matches}
+	if cfg.Idle > 0 {
+		idle, conns := openIdle(ctx, cfg, lobby, hc)
+		rep.Idle = idle
+		defer closeAll(conns)
+	}
+	r := &runner{cfg: cfg, lobby: lobby}
+	r.playFor(ctx, rep, progress)
+	return rep, nil
+}
+
+// playFor starts the match workers, measures cfg.Duration once all of
+// them have set up their first match, stops them and fills rep.
+func (r *runner) playFor(ctx context.Context, rep *report, progress io.Writer) {
+	playCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	sem := make(chan struct{}, r.cfg.SetupLimit)
+	all := make([][2]samples, r.cfg.Matches)
+	setupBegin := time.Now()
+	for i := range all {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			r.worker(playCtx, sem, &ready, start, &all[i])
+		}()
+	}
+	ready.Wait()
+	rep.SetupMs = ms(time.Since(setupBegin))
+	begin := time.Now()
+	close(start)
+	r.tick(ctx, begin, rep, progress)
+	rep.Seconds = time.Since(begin).Seconds()
+	rep.Moves = r.moves.Load()
+	rep.Games = r.games.Load()
+	stop()
+	done.Wait()
+	if rep.Seconds > 0 {
+		rep.MovesPerSec = float64(rep.Moves) / rep.Seconds
+	}
+	var ack, opp []time.Duration
+	for i := range all {
+		for _, s := range all[i] {
+			ack = append(ack, s.ack...)
+			opp = append(opp, s.opp...)
+		}
+	}
+	rep.Ack, rep.Opponent = summarize(ack), summarize(opp)
+	rep.Errors = r.errs.snapshot()
+}
+
+// tick waits cfg.Duration (or until ctx ends), recording the accepted moves
+// of every second and printing them to progress.
+func (r *runner) tick(ctx context.Context, begin time.Time, rep *report, progress io.Writer) {
+	end := time.NewTimer(r.cfg.Duration)
+	defer end.Stop()
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	var last int64
+	for {
+		select {
+		case <-end.C:
+			return
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			n := r.moves.Load()
+			rep.PerSecond = append(rep.PerSecond, n-last)
+			last = n
+			if progress != nil {
+				fmt.Fprintf(progress, "t=%4.0fs moves/s=%6d total=%8d games=%6d errors=%d\n",
+					now.Sub(begin).Seconds(), rep.PerSecond[len(rep.PerSecond)-1], n, r.games.Load(), total(r.errs.snapshot()))
+			}
+		}
+	}
+}
+
+func closeAll(conns []*client.Conn) {
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.Close() }()
+	}
+	wg.Wait()
+}
