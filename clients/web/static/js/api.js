@@ -1,0 +1,97 @@
+// api: the lobby REST calls of PROTOCOL.md §1. Every call resolves with the
+// decoded body or rejects with an ApiError carrying the server's
+// {error, message} (status 0 and code "network" when the server is
+// unreachable).
+
+import { t } from "./i18n.js";
+
+/** ApiError is a refused or failed lobby call. */
+export class ApiError extends Error {
+  constructor(status, code, message, messageZh) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+    this.messageZh = messageZh || "";
+  }
+}
+
+async function call(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", t("error.network"));
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch (_) { data = null; }
+  }
+  if (!res.ok) {
+    const code = (data && data.error) || "http_" + res.status;
+    const msg = (data && data.message) || res.statusText || code;
+    throw new ApiError(res.status, code, msg, data && data.messageZh);
+  }
+  return data;
+}
+
+const seg = encodeURIComponent;
+let catalogPromise = null;
+
+/** catalog returns GET /catalog, fetched once per page load (retried on failure). */
+export function catalog() {
+  if (!catalogPromise) {
+    catalogPromise = call("GET", "/catalog").catch((e) => { catalogPromise = null; throw e; });
+  }
+  return catalogPromise;
+}
+
+/** gameInfo returns the catalog entry named game, or null. */
+export async function gameInfo(game) {
+  const list = await catalog();
+  return (list || []).find((g) => g.name === game) || null;
+}
+
+/** listMatches returns the open (not finished) listed matches of game. */
+export async function listMatches(game) {
+  const body = await call("GET", `/games/${seg(game)}?isGameover=false`);
+  return (body && body.matches) || [];
+}
+
+/** getMatch returns one Match. */
+export function getMatch(game, id) { return call("GET", `/games/${seg(game)}/${seg(id)}`); }
+
+/** create makes a match: body {numPlayers, setupData, unlisted, bots}. Resolves {matchID}. */
+export function create(game, body) { return call("POST", `/games/${seg(game)}/create`, body); }
+
+/** join takes a seat: body {playerName, playerID?}. Resolves {playerID, playerCredentials}. */
+export function join(game, id, body) { return call("POST", `/games/${seg(game)}/${seg(id)}/join`, body); }
+
+/** leave gives the seat up. */
+export function leave(game, id, seat) {
+  return call("POST", `/games/${seg(game)}/${seg(id)}/leave`, { playerID: seat.playerID, credentials: seat.credentials });
+}
+
+/** playAgain resolves {nextMatchID}, the same for every caller. */
+export function playAgain(game, id, seat) {
+  return call("POST", `/games/${seg(game)}/${seg(id)}/playAgain`, { playerID: seat.playerID, credentials: seat.credentials });
+}
+
+/** addBot fills the empty seat `target` with a bot of `level`. */
+export function addBot(game, id, seat, target, level) {
+  return call("POST", `/games/${seg(game)}/${seg(id)}/bot`, {
+    playerID: seat.playerID, credentials: seat.credentials, seat: String(target), level,
+  });
+}
+
+/** rename changes the seated player's name. */
+export function rename(game, id, seat, newName) {
+  return call("POST", `/games/${seg(game)}/${seg(id)}/update`, {
+    playerID: seat.playerID, credentials: seat.credentials, newName,
+  });
+}

@@ -1,0 +1,178 @@
+// conn: one WebSocket to a match (PROTOCOL.md §2). It says hello with the
+// seat's credentials (or as a spectator), hands every state, error and chat
+// message to its callbacks, keys move promises by the move id, and
+// reconnects with exponential backoff, then sends a sync.
+
+const BACKOFF_MIN_MS = 500; // first retry delay
+const BACKOFF_MAX_MS = 10000; // the delay doubles up to this
+const MOVE_TIMEOUT_MS = 15000; // a move with no ack nor error by then is rejected
+
+/**
+ * Conn is the client side of one match connection.
+ *
+ * opts: {game, matchID, seat: {playerID, credentials}|null,
+ *        onState(state), onError(err), onChat(msg), onStatus("connecting"|"open"|"reconnecting"|"closed"),
+ *        onUnauthorized()}
+ * onUnauthorized is called (and the connection closed) when the server
+ * refuses the hello's credentials before any state arrived.
+ */
+export class Conn {
+  constructor(opts) {
+    this.opts = opts;
+    this.ws = null;
+    this.nextID = 1;
+    this.pending = new Map(); // move id -> {resolve, reject, timer}
+    this.attempt = 0;
+    this.closed = false;
+    this.gotState = false; // a state arrived on the current socket
+    this.everOpen = false;
+    this.retryTimer = null;
+    this.lastState = null;
+  }
+
+  /** start opens the connection; call it once. */
+  start() { this.connect(); }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/games/${encodeURIComponent(this.opts.game)}/${encodeURIComponent(this.opts.matchID)}/ws`;
+  }
+
+  status(s) { if (this.opts.onStatus) this.opts.onStatus(s); }
+
+  connect() {
+    if (this.closed) return;
+    this.status(this.everOpen ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (e) {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    this.gotState = false;
+    ws.onopen = () => {
+      const seat = this.opts.seat;
+      const hello = seat ? { type: "hello", playerID: seat.playerID, credentials: seat.credentials } : { type: "hello" };
+      ws.send(JSON.stringify(hello));
+      if (this.everOpen) ws.send(JSON.stringify({ type: "sync" }));
+    };
+    ws.onmessage = (ev) => this.onMessage(ev.data);
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.failPending("lost");
+      if (!this.closed) this.scheduleRetry();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  scheduleRetry() {
+    if (this.closed) return;
+    this.status("reconnecting");
+    const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.attempt);
+    this.attempt++;
+    const delay = base / 2 + Math.random() * base / 2;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  onMessage(data) {
+    let msg;
+    try { msg = JSON.parse(data); } catch (_) { return; }
+    if (!msg || typeof msg !== "object") return;
+    switch (msg.type) {
+      case "state": {
+        if (!this.gotState) {
+          this.gotState = true;
+          this.everOpen = true;
+          this.attempt = 0;
+          this.status("open");
+        }
+        this.lastState = msg;
+        if (msg.ack !== undefined && msg.ack !== null) this.settle(msg.ack, true, msg);
+        if (this.opts.onState) this.opts.onState(msg);
+        break;
+      }
+      case "error": {
+        if (!this.gotState && this.opts.seat && msg.code === "unauthorized" && (msg.ref === undefined || msg.ref === null)) {
+          this.close();
+          if (this.opts.onUnauthorized) this.opts.onUnauthorized(msg);
+          return;
+        }
+        if (msg.ref !== undefined && msg.ref !== null) this.settle(msg.ref, false, msg);
+        if (this.opts.onError) this.opts.onError(msg);
+        break;
+      }
+      case "chat":
+        if (this.opts.onChat) this.opts.onChat(msg);
+        break;
+      default:
+    }
+  }
+
+  settle(id, ok, value) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (ok) p.resolve(value);
+    else p.reject(value);
+  }
+
+  failPending(code) {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject({ code, message: code, ref: id });
+    }
+    this.pending.clear();
+  }
+
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.gotState) return false;
+    this.ws.send(JSON.stringify(obj));
+    return true;
+  }
+
+  /**
+   * move sends a move and returns a Promise resolved with the state whose
+   * ack is its id, or rejected with {code, message[, messageZh]}: the
+   * server's error whose ref is its id, "disconnected" when not connected,
+   * "lost" when the connection dropped first, "timeout" after 15 s.
+   */
+  move(name, args) {
+    const id = this.nextID++;
+    const msg = { type: "move", id, move: name, args: Array.isArray(args) ? args : [] };
+    return new Promise((resolve, reject) => {
+      if (!this.send(msg)) {
+        reject({ code: "disconnected", message: "disconnected", ref: id });
+        return;
+      }
+      const timer = setTimeout(() => this.settle(id, false, { code: "timeout", message: "timeout", ref: id }), MOVE_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+    });
+  }
+
+  /** chat sends a chat line; it returns false when not connected. */
+  chat(text) { return this.send({ type: "chat", text }); }
+
+  /** autoplay turns the server's bot on or off for this seat. */
+  autoplay(on) { return this.send({ type: "autoplay", on: !!on }); }
+
+  /** sync asks for the full current view. */
+  sync() { return this.send({ type: "sync" }); }
+
+  /** close ends the connection for good; pending moves are rejected. */
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    const ws = this.ws;
+    this.ws = null;
+    this.failPending("lost");
+    if (ws) {
+      try { ws.close(); } catch (_) { /* ignore */ }
+    }
+    this.status("closed");
+  }
+}

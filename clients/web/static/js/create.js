@@ -1,0 +1,108 @@
+// create: the create-match form of one catalog entry: number of players,
+// a person or a bot level for every seat but the creator's, the game's
+// setupOptions rendered as inputs, and "unlisted".
+
+import { h } from "./dom.js";
+import { t, pick, botLevel } from "./i18n.js";
+
+/**
+ * createForm returns a <form> for game g. onCreate(body) receives the
+ * create request body {numPlayers, setupData, unlisted, bots} and resolves
+ * true when the match was made.
+ */
+export function createForm(g, { onCreate }) {
+  const min = g.minPlayers, max = g.maxPlayers;
+  const numSel = h("select", { class: "input", name: "numPlayers" });
+  for (let n = min; n <= max; n++) numSel.appendChild(h("option", { value: String(n) }, String(n)));
+  numSel.value = String(min);
+  const seatsBox = h("div", { class: "seat-choices" });
+  const seatChoice = new Map(); // seat index -> "" (person) or level
+
+  const drawSeats = () => {
+    const n = Number(numSel.value);
+    const rows = [h("div", { class: "seat-choice" }, h("span", null, t("create.seatYou")))];
+    for (let i = 1; i < n; i++) {
+      const sel = h("select", { class: "input", "data-seat": String(i), onchange: () => seatChoice.set(i, sel.value) },
+        h("option", { value: "" }, t("create.person")),
+        (g.bots || []).map((b) => h("option", { value: b }, t("create.bot", { level: botLevel(b) }))));
+      sel.value = seatChoice.get(i) || "";
+      rows.push(h("label", { class: "seat-choice" }, h("span", null, t("create.seat", { n: i + 1 })), sel));
+    }
+    seatsBox.replaceChildren(...rows);
+  };
+  numSel.addEventListener("change", drawSeats);
+  drawSeats();
+
+  const optInputs = [];
+  const opts = Object.entries(g.setupOptions || {}).sort(([a], [b]) => a.localeCompare(b));
+  const optFields = opts.map(([key, o]) => {
+    const input = optionInput(key, o);
+    optInputs.push([key, o, input]);
+    if (o.type === "bool") {
+      return h("label", { class: "check" }, input, h("span", null, pick(o.label) || key));
+    }
+    return h("label", { class: "field" }, h("span", null, pick(o.label) || key), input);
+  });
+
+  const unlisted = h("input", { type: "checkbox", name: "unlisted" });
+  const submit = h("button", { class: "btn primary", type: "submit", "data-action": "create" }, t("create.submit"));
+  const form = h("form", { class: "create-form", "data-create": g.name, novalidate: true },
+    h("label", { class: "field" }, h("span", null, t("create.numPlayers")), numSel),
+    h("fieldset", null, h("legend", null, t("create.seats")), seatsBox),
+    optFields.length ? h("fieldset", null, h("legend", null, t("create.options")), optFields) : null,
+    h("label", { class: "check" }, unlisted, h("span", null, t("create.unlisted"))),
+    h("div", { class: "row" }, submit));
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = Number(numSel.value);
+    const bots = {};
+    for (let i = 1; i < n; i++) {
+      const lvl = seatChoice.get(i);
+      if (lvl) bots[String(i)] = lvl;
+    }
+    const setupData = {};
+    for (const [key, o, input] of optInputs) setupData[key] = readOption(o, input);
+    const body = { numPlayers: n, setupData, unlisted: unlisted.checked };
+    if (Object.keys(bots).length) body.bots = bots;
+    submit.disabled = true;
+    submit.textContent = t("create.creating");
+    const ok = await onCreate(body);
+    if (!ok && form.isConnected) {
+      submit.disabled = false;
+      submit.textContent = t("create.submit");
+    }
+  });
+  return form;
+}
+
+function optionInput(key, o) {
+  const name = "opt-" + key;
+  if (o.type === "bool") return h("input", { type: "checkbox", name, checked: !!o.default });
+  if (o.type === "enum" || (o.choices && o.choices.length)) {
+    const sel = h("select", { class: "input", name },
+      (o.choices || []).map((c) => h("option", { value: JSON.stringify(c) }, choiceLabel(c))));
+    sel.value = JSON.stringify(o.default);
+    return sel;
+  }
+  const attrs = { class: "input", type: "number", name, value: o.default === undefined ? "" : String(o.default) };
+  if (o.min !== undefined && o.min !== null) attrs.min = o.min;
+  if (o.max !== undefined && o.max !== null) attrs.max = o.max;
+  attrs.step = o.type === "int" ? 1 : "any";
+  return h("input", attrs);
+}
+
+function choiceLabel(c) {
+  if (c && typeof c === "object") return pick(c.label || c) || JSON.stringify(c);
+  return String(c);
+}
+
+function readOption(o, input) {
+  if (o.type === "bool") return input.checked;
+  if (input.tagName === "SELECT") {
+    try { return JSON.parse(input.value); } catch (_) { return input.value; }
+  }
+  const v = Number(input.value);
+  if (input.value === "" || !Number.isFinite(v)) return o.default;
+  return o.type === "int" ? Math.trunc(v) : v;
+}

@@ -1,0 +1,289 @@
+// i18n: the host's English and Chinese strings, plugin string merging, and
+// the current language (from localStorage "chaguan:lang", else the browser).
+
+const LANG_KEY = "chaguan:lang";
+
+const tables = {
+  en: {
+    "app.title": "Chaguan",
+    "app.tagline": "A teahouse for board games: play with friends or bots, in your browser.",
+    "lang.switched": "Language: English",
+    "common.cancel": "Cancel",
+    "common.ok": "OK",
+    "common.close": "Close",
+    "common.loading": "Loading…",
+    "common.you": "you",
+    "common.retry": "Retry",
+    "name.label": "Your name",
+    "name.placeholder": "e.g. Lu Yu",
+    "name.needed": "Please enter your name first.",
+    "lobby.games": "Games",
+    "lobby.players": "{min}–{max} players",
+    "lobby.playersOne": "{min} players",
+    "lobby.new": "New match",
+    "lobby.open": "Open matches",
+    "lobby.none": "No open matches yet — start one!",
+    "lobby.seated": "{n}/{total} seated",
+    "lobby.waiting": "waiting",
+    "lobby.started": "in play",
+    "lobby.over": "finished",
+    "lobby.join": "Join",
+    "lobby.resume": "Resume",
+    "lobby.watch": "Watch",
+    "lobby.catalogFailed": "Could not load the game list.",
+    "create.title": "New {game} match",
+    "create.numPlayers": "Players",
+    "create.seats": "Seats",
+    "create.seat": "Seat {n}",
+    "create.seatYou": "Seat 1 — you",
+    "create.person": "Person",
+    "create.bot": "Bot: {level}",
+    "create.options": "Options",
+    "create.unlisted": "Unlisted (only people with the link can find it)",
+    "create.submit": "Create and sit",
+    "create.creating": "Creating…",
+    "bot.easy": "easy",
+    "bot.normal": "normal",
+    "bot.hard": "hard",
+    "bot.llm": "LLM",
+    "room.invite": "Invite link",
+    "room.copy": "Copy",
+    "room.copied": "Copied!",
+    "room.copyFailed": "Copy failed; select the link and copy it.",
+    "room.seats": "Seats",
+    "room.emptySeat": "Empty seat",
+    "room.seatN": "Seat {n}",
+    "room.sit": "Sit here",
+    "room.addBot": "Add bot",
+    "room.bot": "bot",
+    "room.autoplay": "autoplay",
+    "room.autoplayToggle": "Let the bot play for me",
+    "room.leave": "Leave seat",
+    "room.leaveConfirm": "Leave your seat? After the start a bot takes it over for the rest of the match.",
+    "room.spectating": "You are watching. Pick a free seat to play.",
+    "room.watching": "Watching",
+    "room.waitingPlayers": "Waiting for players: {n} free seat(s).",
+    "room.inPlay": "Match in play.",
+    "room.gameOver": "Game over",
+    "room.winner": "{name} wins!",
+    "room.draw": "It is a draw.",
+    "room.playAgain": "Play again",
+    "room.joinNext": "Join the next match",
+    "room.noPlugin": "This game has no board in the web client yet; here is the raw view.",
+    "room.notFound": "This match does not exist or has expired.",
+    "room.backLobby": "Back to the lobby",
+    "room.connecting": "Connecting…",
+    "room.lostSeat": "Your seat is no longer yours; you are now watching.",
+    "room.joined": "You sat at seat {n}.",
+    "room.botAdded": "A bot sits at seat {n}.",
+    "room.connected": "online",
+    "room.offline": "offline",
+    "room.matchId": "Match {id}",
+    "chat.title": "Chat",
+    "chat.placeholder": "Say something…",
+    "chat.send": "Send",
+    "chat.spectator": "spectator",
+    "chat.empty": "No messages yet.",
+    "chat.tooLong": "At most 500 characters.",
+    "conn.reconnecting": "Reconnecting…",
+    "conn.disconnected": "Not connected; the move was not sent.",
+    "conn.lost": "The connection dropped; the move may not have been made.",
+    "notfound.title": "Page not found",
+    "error.network": "The server cannot be reached.",
+    "game.gomoku.desc": "Five in a row on a 15×15 board. Black moves first.",
+    "game.weiqi.desc": "Go: surround territory, capture stones, area scoring.",
+    "game.gongzhu.desc": "Chinese hearts: avoid the pig, catch the sheep.",
+    "game.threemonks.desc": "Three monks and no water: fetch, trade and drink to 10.",
+    "game.carcassonne.desc": "Lay tiles, build cities, roads and fields, place meeples.",
+  },
+  zh: {
+    "app.title": "茶馆",
+    "app.tagline": "以棋会友：和朋友或机器人在浏览器里对弈。",
+    "lang.switched": "语言：中文",
+    "common.cancel": "取消",
+    "common.ok": "确定",
+    "common.close": "关闭",
+    "common.loading": "加载中…",
+    "common.you": "你",
+    "common.retry": "重试",
+    "name.label": "你的名字",
+    "name.placeholder": "例如：陆羽",
+    "name.needed": "请先填写你的名字。",
+    "lobby.games": "游戏",
+    "lobby.players": "{min}–{max} 人",
+    "lobby.playersOne": "{min} 人",
+    "lobby.new": "新开一局",
+    "lobby.open": "等待中的对局",
+    "lobby.none": "暂无对局——开一局吧！",
+    "lobby.seated": "已入座 {n}/{total}",
+    "lobby.waiting": "等人中",
+    "lobby.started": "进行中",
+    "lobby.over": "已结束",
+    "lobby.join": "加入",
+    "lobby.resume": "回到对局",
+    "lobby.watch": "观战",
+    "lobby.catalogFailed": "无法加载游戏列表。",
+    "create.title": "新开一局{game}",
+    "create.numPlayers": "人数",
+    "create.seats": "座位",
+    "create.seat": "{n} 号座",
+    "create.seatYou": "1 号座——你",
+    "create.person": "真人",
+    "create.bot": "机器人：{level}",
+    "create.options": "选项",
+    "create.unlisted": "不公开（只有拿到链接的人能找到）",
+    "create.submit": "创建并入座",
+    "create.creating": "创建中…",
+    "bot.easy": "简单",
+    "bot.normal": "普通",
+    "bot.hard": "困难",
+    "bot.llm": "大模型",
+    "room.invite": "邀请链接",
+    "room.copy": "复制",
+    "room.copied": "已复制！",
+    "room.copyFailed": "复制失败，请手动选中链接复制。",
+    "room.seats": "座位",
+    "room.emptySeat": "空座",
+    "room.seatN": "{n} 号座",
+    "room.sit": "坐这里",
+    "room.addBot": "加机器人",
+    "room.bot": "机器人",
+    "room.autoplay": "托管",
+    "room.autoplayToggle": "托管：让机器人替我下",
+    "room.leave": "离座",
+    "room.leaveConfirm": "确定离座吗？开局后你的座位将由机器人接管到终局。",
+    "room.spectating": "你正在观战。选一个空座即可加入。",
+    "room.watching": "观战中",
+    "room.waitingPlayers": "等待玩家：还有 {n} 个空座。",
+    "room.inPlay": "对局进行中。",
+    "room.gameOver": "对局结束",
+    "room.winner": "{name} 获胜！",
+    "room.draw": "平局。",
+    "room.playAgain": "再来一局",
+    "room.joinNext": "加入下一局",
+    "room.noPlugin": "网页端暂未提供该游戏的棋盘，以下是原始视图。",
+    "room.notFound": "对局不存在或已过期。",
+    "room.backLobby": "返回大厅",
+    "room.connecting": "连接中…",
+    "room.lostSeat": "你的座位已失效，现在是观战。",
+    "room.joined": "你已坐在 {n} 号座。",
+    "room.botAdded": "{n} 号座已由机器人入座。",
+    "room.connected": "在线",
+    "room.offline": "离线",
+    "room.matchId": "对局 {id}",
+    "chat.title": "聊天",
+    "chat.placeholder": "说点什么…",
+    "chat.send": "发送",
+    "chat.spectator": "观众",
+    "chat.empty": "还没有消息。",
+    "chat.tooLong": "最多 500 个字。",
+    "conn.reconnecting": "重新连接中…",
+    "conn.disconnected": "未连接，这步棋没有发出。",
+    "conn.lost": "连接中断，这步棋可能没有生效。",
+    "notfound.title": "页面不存在",
+    "error.network": "无法连接服务器。",
+    "game.gomoku.desc": "15×15 棋盘，先连成五子者胜，黑先。",
+    "game.weiqi.desc": "围棋：围地吃子，数子法计胜负。",
+    "game.gongzhu.desc": "拱猪：躲开猪，抓住羊。",
+    "game.threemonks.desc": "三个和尚没水喝：挑水、换物、喝到十。",
+    "game.carcassonne.desc": "卡卡颂：拼版图，建城修路占草地。",
+  },
+};
+
+const listeners = new Set();
+
+function detect() {
+  try {
+    // "?lang=zh" or "?lang=en" in the address wins (handy for shared links).
+    const q = new URLSearchParams(location.search).get("lang");
+    if (q === "en" || q === "zh") {
+      localStorage.setItem(LANG_KEY, q);
+      return q;
+    }
+  } catch (_) { /* storage disabled */ }
+  try {
+    const saved = localStorage.getItem(LANG_KEY);
+    if (saved === "en" || saved === "zh") return saved;
+  } catch (_) { /* storage disabled */ }
+  const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  for (const l of langs) {
+    const s = String(l).toLowerCase();
+    if (s.startsWith("zh")) return "zh";
+    if (s.startsWith("en")) return "en";
+  }
+  return "en";
+}
+
+let current = detect();
+
+/** lang returns the current language, "en" or "zh". */
+export function lang() { return current; }
+
+/**
+ * setLang switches the language, remembers it in localStorage and calls every
+ * onLangChange listener. Unknown languages are ignored.
+ */
+export function setLang(l) {
+  if ((l !== "en" && l !== "zh") || l === current) return;
+  current = l;
+  try { localStorage.setItem(LANG_KEY, l); } catch (_) { /* storage disabled */ }
+  document.documentElement.lang = l === "zh" ? "zh-CN" : "en";
+  for (const fn of [...listeners]) {
+    try { fn(l); } catch (e) { console.error(e); }
+  }
+}
+
+/** onLangChange registers fn(lang); it returns a function that unregisters it. */
+export function onLangChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * t looks key up in the current language, then English, then returns the key
+ * itself; "{name}" placeholders are replaced from params.
+ */
+export function t(key, params) {
+  let s = tables[current][key];
+  if (s === undefined) s = tables.en[key];
+  if (s === undefined) s = key;
+  if (params) {
+    s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined || params[k] === null ? m : String(params[k])));
+  }
+  return s;
+}
+
+/** has reports whether key exists in either table. */
+export function has(key) { return key in tables.en || key in tables.zh; }
+
+/**
+ * merge adds a plugin's {en:{…}, zh:{…}} strings. Host keys are not
+ * overwritten, so a plugin cannot change the host's texts by accident.
+ */
+export function merge(strings) {
+  if (!strings || typeof strings !== "object") return;
+  for (const l of ["en", "zh"]) {
+    const src = strings[l];
+    if (!src || typeof src !== "object") continue;
+    for (const [k, v] of Object.entries(src)) {
+      if (typeof v === "string" && !(k in hostKeys[l])) tables[l][k] = v;
+    }
+  }
+}
+
+const hostKeys = { en: { ...tables.en }, zh: { ...tables.zh } };
+
+/** pick chooses from a server text {en, zh} in the current language. */
+export function pick(text) {
+  if (text === null || text === undefined) return "";
+  if (typeof text === "string") return text;
+  return text[current] || text.en || text.zh || "";
+}
+
+/** botLevel names a bot level in the current language. */
+export function botLevel(level) {
+  const k = "bot." + level;
+  return has(k) ? t(k) : level;
+}
+
+document.documentElement.lang = current === "zh" ? "zh-CN" : "en";

@@ -1,0 +1,316 @@
+// room: the match page at /m/{game}/{matchID}: header and invite link,
+// seats, the game plugin's area, the game-over banner with "play again",
+// and chat. One Conn per identity: sitting down, leaving or losing the seat
+// reconnects and remounts the plugin.
+
+import { h, replace } from "./dom.js";
+import { t, lang, pick, merge, onLangChange } from "./i18n.js";
+import * as api from "./api.js";
+import { Conn } from "./conn.js";
+import { getName, setName, getSeat, setSeat, forgetSeat } from "./store.js";
+import { toast, toastError, errorText, confirmDialog } from "./toast.js";
+import { navigate, roomPath } from "./nav.js";
+import { renderSeats, botSelectFor } from "./seats.js";
+import { createChat } from "./chat.js";
+import { inviteBox } from "./invite.js";
+
+const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchID
+
+/** mountRoom renders the room into el and returns its destroy function. */
+export function mountRoom(el, game, matchID) {
+  const r = {
+    info: null, plugin: undefined, seat: getSeat(matchID), conn: null, state: null,
+    ctrl: null, pluginLangFns: [], nextMatchID: "", alive: true, pollTimer: null,
+  };
+  const nameInput = h("input", { class: "input", maxlength: 40, value: getName(), "data-field": "name",
+    oninput: () => setName(nameInput.value) });
+  const botSelects = new Map();
+  const chat = createChat({ send: (text) => !!r.conn && r.conn.chat(text) });
+
+  const title = h("h1", { class: "room-title" });
+  const subtitle = h("div", { class: "muted small room-id" });
+  const invite = inviteBox(location.origin + roomPath(game, matchID));
+  const over = h("div", { class: "gameover-slot" });
+  const hostStatus = h("div", { class: "host-status" });
+  const pluginEl = h("div", { class: "plugin-area", "data-game": game });
+  const seatsSlot = h("div", { class: "seats-slot" });
+  replace(el, h("div", { class: "room" },
+    h("section", { class: "card room-head" }, h("div", { class: "room-titles" }, title, subtitle), invite.el),
+    h("div", { class: "room-grid" },
+      h("div", { class: "room-main" }, over, hostStatus, pluginEl),
+      h("aside", { class: "room-side" }, seatsSlot, chat.el))));
+
+  const you = () => (r.state ? r.state.you || "" : "");
+  const banner = document.getElementById("banner");
+
+  const drawHead = () => {
+    title.textContent = r.info ? pick(r.info.title) : game;
+    const other = r.info ? (lang() === "zh" ? r.info.title.en : r.info.title.zh) : "";
+    subtitle.textContent = (other ? other + " · " : "") + t("room.matchId", { id: matchID.slice(0, 8) });
+    document.title = `${title.textContent} · ${t("app.title")}`;
+    invite.redraw();
+  };
+
+  const drawStatus = () => {
+    const s = r.state;
+    if (!s) { hostStatus.textContent = t("room.connecting"); return; }
+    const free = s.players.filter((p) => !p.name).length;
+    let text = s.ctx.gameover ? t("room.gameOver") : !s.ctx.started ? t("room.waitingPlayers", { n: free }) : t("room.inPlay");
+    if (!you()) text = t("room.watching") + " · " + text;
+    hostStatus.textContent = text;
+    hostStatus.classList.toggle("waiting", !s.ctx.started);
+  };
+
+  const drawSeats = () => {
+    const s = r.state;
+    if (!s) { replace(seatsSlot); return; }
+    replace(seatsSlot, renderSeats({
+      players: s.players, you: you(), bots: (r.info && r.info.bots) || [], current: s.ctx.started && !s.ctx.gameover ? s.ctx.currentPlayer : "",
+      over: !!s.ctx.gameover, nameInput,
+      botSelect: (i) => {
+        if (!botSelects.has(i)) botSelects.set(i, botSelectFor((r.info && r.info.bots) || []));
+        return botSelects.get(i);
+      },
+      onSit: sit, onBot: addBot, onLeave: leave, onAutoplay: (on) => { if (!r.conn.autoplay(on)) toast(t("conn.disconnected"), "error"); },
+    }));
+  };
+
+  const drawOver = () => {
+    const s = r.state;
+    if (!s || !s.ctx.gameover) { replace(over); return; }
+    const g = s.ctx.gameover;
+    let result = "";
+    if (g.draw) result = t("room.draw");
+    else if (g.winner !== undefined && g.winner !== "") {
+      const p = s.players[Number(g.winner)];
+      result = t("room.winner", { name: (p && p.name) || t("room.seatN", { n: Number(g.winner) + 1 }) });
+    }
+    const actions = [];
+    if (you() && r.seat) actions.push(h("button", { class: "btn primary", type: "button", "data-action": "play-again", onclick: playAgain }, t("room.playAgain")));
+    if (r.nextMatchID) {
+      actions.push(h("a", { class: "btn" + (actions.length ? "" : " primary"), href: roomPath(game, r.nextMatchID), "data-action": "join-next",
+        onclick: (e) => { e.preventDefault(); joinNext(r.nextMatchID); } }, t("room.joinNext")));
+    }
+    replace(over, h("section", { class: "gameover card", role: "status" },
+      h("span", { class: "seal-stamp", "aria-hidden": "true" }, lang() === "zh" ? "终局" : "FIN"),
+      h("div", null, h("h2", null, t("room.gameOver")), h("p", { class: "result" }, result)),
+      h("div", { class: "row" }, actions)));
+  };
+
+  const drawAll = () => { drawHead(); drawStatus(); drawSeats(); drawOver(); chat.redraw(); };
+
+  // --- connection and plugin -------------------------------------------
+  const pluginAPI = () => ({
+    you: (r.state && r.state.you) || null,
+    lang,
+    t,
+    move: (name, args) => {
+      if (!r.conn) return Promise.reject({ code: "disconnected", message: t("conn.disconnected") });
+      return r.conn.move(name, args).catch((err) => {
+        if (err.code === "disconnected") toast(t("conn.disconnected"), "error");
+        else if (err.code === "lost" || err.code === "timeout") toast(t("conn.lost"), "error");
+        else toastError(err);
+        throw err;
+      });
+    },
+    onLangChange: (fn) => { r.pluginLangFns.push(fn); },
+  });
+
+  const unmountPlugin = () => {
+    if (r.ctrl) {
+      try { r.ctrl.destroy(); } catch (e) { console.error(e); }
+    }
+    r.ctrl = null;
+    r.pluginLangFns = [];
+    replace(pluginEl);
+  };
+
+  const mountPlugin = () => {
+    unmountPlugin();
+    if (r.plugin) {
+      const box = h("div", { class: "plugin-root" });
+      pluginEl.appendChild(box);
+      try {
+        r.ctrl = r.plugin.mount(box, pluginAPI());
+      } catch (e) {
+        console.error(e);
+        r.ctrl = null;
+      }
+    }
+    if (!r.ctrl) {
+      const pre = h("pre", { class: "raw-view" });
+      pluginEl.appendChild(h("div", { class: "card" }, h("p", { class: "muted small" }, t("room.noPlugin")), pre));
+      r.ctrl = { update: (s) => { pre.textContent = JSON.stringify(s.G, null, 2); }, destroy() {} };
+    }
+  };
+
+  const onState = (s) => {
+    if (!r.alive) return;
+    const first = !r.state;
+    r.state = s;
+    window.__chaguan = { state: s, you: s.you || "", matchID };
+    chat.setYou(s.you || "");
+    if (first || !r.ctrl) mountPlugin();
+    try { r.ctrl.update(s); } catch (e) { console.error(e); }
+    drawStatus(); drawSeats(); drawOver();
+    if (s.ctx.gameover) pollNext();
+  };
+
+  const setBanner = (status) => {
+    const show = status === "reconnecting";
+    banner.hidden = !show;
+    banner.textContent = show ? t("conn.reconnecting") : "";
+    banner.dataset.status = status;
+  };
+
+  const connect = () => {
+    if (r.conn) r.conn.close();
+    unmountPlugin();
+    r.state = null;
+    r.conn = new Conn({
+      game, matchID, seat: r.seat,
+      onState,
+      onError: (err) => { if (err.ref === undefined || err.ref === null) toastError(err); },
+      onChat: (m) => chat.add(m),
+      onStatus: (st) => { if (r.alive) setBanner(st); },
+      onUnauthorized: () => {
+        forgetSeat(matchID);
+        r.seat = null;
+        toast(t("room.lostSeat"), "error");
+        connect();
+      },
+    });
+    r.conn.start();
+    drawStatus();
+  };
+
+  // --- seat actions ----------------------------------------------------
+  const needName = () => {
+    const n = nameInput.value.trim() || getName();
+    if (n) { setName(n); return n; }
+    toast(t("name.needed"), "error");
+    nameInput.focus();
+    return "";
+  };
+
+  async function sit(i) {
+    const name = needName();
+    if (!name) return;
+    try {
+      const res = await api.join(game, matchID, { playerName: name, playerID: String(i) });
+      r.seat = { playerID: res.playerID, credentials: res.playerCredentials, name };
+      setSeat(matchID, r.seat);
+      toast(t("room.joined", { n: Number(res.playerID) + 1 }), "ok");
+      connect();
+    } catch (e) { toastError(e); }
+  }
+
+  async function addBot(i) {
+    if (!r.seat) return;
+    const level = botSelects.has(i) ? botSelects.get(i).value : ((r.info && r.info.bots) || [])[0];
+    try {
+      await api.addBot(game, matchID, r.seat, i, level);
+      botSelects.delete(i);
+      toast(t("room.botAdded", { n: i + 1 }), "ok");
+    } catch (e) { toastError(e); }
+  }
+
+  async function leave() {
+    if (!r.seat || !(await confirmDialog(t("room.leaveConfirm"), t("room.leave")))) return;
+    try {
+      await api.leave(game, matchID, r.seat);
+    } catch (e) {
+      if (e.status !== 403 && e.status !== 404) { toastError(e); return; }
+    }
+    forgetSeat(matchID);
+    r.seat = null;
+    connect();
+  }
+
+  async function playAgain() {
+    if (!r.seat) return;
+    try {
+      const { nextMatchID } = await api.playAgain(game, matchID, r.seat);
+      r.nextMatchID = nextMatchID;
+      await joinNext(nextMatchID);
+    } catch (e) { toastError(e); }
+  }
+
+  /** joinNext takes the same seat number in the next match, then goes there. */
+  async function joinNext(nextID) {
+    const name = (r.seat && r.seat.name) || getName();
+    const wanted = r.seat ? r.seat.playerID : (you() || null);
+    if (wanted !== null && name && !getSeat(nextID)) {
+      try {
+        const res = await api.join(game, nextID, { playerName: name, playerID: wanted });
+        setSeat(nextID, { playerID: res.playerID, credentials: res.playerCredentials, name });
+      } catch (e) {
+        if (e.status !== 409) toastError(e);
+      }
+    }
+    navigate(roomPath(game, nextID));
+  }
+
+  function pollNext() {
+    if (r.nextMatchID || r.pollTimer || !r.alive) return;
+    const tick = async () => {
+      r.pollTimer = null;
+      if (!r.alive || r.nextMatchID) return;
+      try {
+        const m = await api.getMatch(game, matchID);
+        if (m && m.nextMatchID) {
+          r.nextMatchID = m.nextMatchID;
+          drawOver();
+          return;
+        }
+      } catch (_) { /* try again */ }
+      if (r.alive) r.pollTimer = setTimeout(tick, NEXT_POLL_MS);
+    };
+    tick();
+  }
+
+  // --- start -----------------------------------------------------------
+  const offLang = onLangChange(() => {
+    drawAll();
+    for (const fn of [...r.pluginLangFns]) {
+      try { fn(lang()); } catch (e) { console.error(e); }
+    }
+  });
+
+  (async () => {
+    drawAll();
+    try {
+      r.info = await api.gameInfo(game);
+      await api.getMatch(game, matchID);
+    } catch (e) {
+      if (!r.alive) return;
+      if (e.status === 404) {
+        replace(el, h("section", { class: "card narrow center" }, h("h1", null, t("room.notFound")),
+          h("a", { href: "/", "data-link": true, class: "btn primary" }, t("room.backLobby"))));
+        return;
+      }
+      toast(errorText(e), "error");
+    }
+    try {
+      const mod = await import(`/assets/games/${game}.js`);
+      r.plugin = mod.default;
+      if (r.plugin && r.plugin.strings) merge(r.plugin.strings);
+    } catch (e) {
+      console.warn("no plugin for", game, e);
+      r.plugin = null;
+    }
+    if (!r.alive) return;
+    drawAll();
+    connect();
+  })();
+
+  return () => {
+    r.alive = false;
+    clearTimeout(r.pollTimer);
+    offLang();
+    if (r.conn) r.conn.close();
+    unmountPlugin();
+    setBanner("closed");
+    window.__chaguan = undefined;
+  };
+}

@@ -1,0 +1,58 @@
+// toast: short notices at the bottom of the screen, and a styled confirm
+// dialog that replaces window.confirm.
+
+import { h } from "./dom.js";
+import { t, lang } from "./i18n.js";
+
+/**
+ * toast shows text for a few seconds. kind: "info" (default), "ok" or
+ * "error". Errors stay longer and can be dismissed by a click.
+ */
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  if (!box || !text) return;
+  const el = h("div", { class: "toast " + kind, role: kind === "error" ? "alert" : "status" }, text);
+  el.addEventListener("click", () => el.remove());
+  box.appendChild(el);
+  while (box.children.length > 4) box.firstChild.remove();
+  setTimeout(() => el.classList.add("leaving"), kind === "error" ? 5500 : 3000);
+  setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
+}
+
+/**
+ * errorText picks the message of a server error ({message, messageZh}) in the
+ * current language.
+ */
+export function errorText(err) {
+  if (!err) return "";
+  if (lang() === "zh" && err.messageZh) return err.messageZh;
+  return err.message || err.code || String(err);
+}
+
+/** toastError shows a server error in the current language. */
+export function toastError(err) { toast(errorText(err), "error"); }
+
+/**
+ * confirmDialog shows text with OK and Cancel and resolves true on OK.
+ * Escape and a click outside cancel.
+ */
+export function confirmDialog(text, okLabel) {
+  return new Promise((resolve) => {
+    const done = (v) => {
+      document.removeEventListener("keydown", onKey);
+      overlay.remove();
+      resolve(v);
+    };
+    const onKey = (e) => { if (e.key === "Escape") done(false); };
+    const ok = h("button", { class: "btn primary", type: "button", "data-confirm": "ok", onclick: () => done(true) }, okLabel || t("common.ok"));
+    const overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === overlay) done(false); } },
+      h("div", { class: "dialog card", role: "dialog", "aria-modal": "true" },
+        h("p", null, text),
+        h("div", { class: "row end" },
+          h("button", { class: "btn", type: "button", "data-confirm": "cancel", onclick: () => done(false) }, t("common.cancel")),
+          ok)));
+    document.addEventListener("keydown", onKey);
+    document.body.appendChild(overlay);
+    ok.focus();
+  });
+}
