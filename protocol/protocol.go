@@ -51,6 +51,7 @@ type ClientMessage struct {
 	Type        string          `json:"type"`
 	PlayerID    *string         `json:"playerID,omitempty"`    // hello
 	Credentials string          `json:"credentials,omitempty"` // hello
+	Name        string          `json:"name,omitempty"`        // hello: a spectator's chat name (extension)
 	ID          *int64          `json:"id,omitempty"`          // move
 	Move        string          `json:"move,omitempty"`        // move
 	Args        json.RawMessage `json:"args,omitempty"`        // move

@@ -1,0 +1,15 @@
+// Package all registers every game Chaguan serves. Adding a game is one
+// package under games/ plus one line here.
+package all
+
+import (
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gomoku"
+)
+
+// Registry returns a fresh registry of every game, in lobby order.
+func Registry() *games.Registry {
+	return games.NewRegistry(
+		gomoku.Game,
+	)
+}

@@ -1,0 +1,134 @@
+// Command chaguan serves Chaguan (茶馆): the lobby API, the WebSocket
+// protocol and the web client for turn-based tabletop games.
+//
+//	go run .                                  # :8080, in-memory store
+//	go run . -redis redis://127.0.0.1:6379/0  # Redis store (or REDIS_URL)
+//	go run . simulate -game gomoku -games 100 # bot-vs-bot statistics
+//
+// Wiring and configuration live here only.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/chaguan/chaguan/clients/web"
+	"github.com/chaguan/chaguan/games/all"
+	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/server"
+)
+
+type config struct {
+	addr     string
+	redisURL string
+	origins  string
+	pprof    bool
+	logLevel string
+	grace    time.Duration
+	botDelay time.Duration
+	ttl      time.Duration
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "simulate" {
+		if err := simulate(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "simulate:", err)
+			os.Exit(2)
+		}
+		return
+	}
+	var c config
+	flag.StringVar(&c.addr, "addr", envOr("ADDR", ":8080"), "listen address (env ADDR)")
+	flag.StringVar(&c.redisURL, "redis", os.Getenv("REDIS_URL"), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty for the in-memory store (env REDIS_URL)")
+	flag.StringVar(&c.origins, "origins", os.Getenv("ALLOWED_ORIGINS"), "comma-separated extra origins allowed to open WebSockets (env ALLOWED_ORIGINS)")
+	flag.BoolVar(&c.pprof, "pprof", false, "serve net/http/pprof under /debug/pprof")
+	flag.StringVar(&c.logLevel, "log-level", envOr("LOG_LEVEL", "info"), "debug, info, warn or error (env LOG_LEVEL)")
+	flag.DurationVar(&c.grace, "grace", 60*time.Second, "default time a disconnected player keeps their turn before the bot covers")
+	flag.DurationVar(&c.botDelay, "bot-delay", 300*time.Millisecond, "default pause before a bot moves")
+	flag.DurationVar(&c.ttl, "ttl", rooms.DefaultTTL, "how long a match is kept after its last change")
+	flag.Parse()
+	if err := run(c); err != nil {
+		fmt.Fprintln(os.Stderr, "chaguan:", err)
+		os.Exit(1)
+	}
+}
+
+func run(c config) error {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return fmt.Errorf("bad -log-level: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	store, desc, err := openStore(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	inst := server.NewMetricsFor()
+	botDelay := c.botDelay
+	if botDelay == 0 {
+		botDelay = rooms.ZeroBotDelay
+	}
+	mgr := rooms.New(rooms.Config{
+		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
+		Logger: log, Metrics: inst.Metrics,
+	})
+	var origins []string
+	for _, o := range strings.Split(c.origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	h := server.New(server.Config{
+		Rooms: mgr, Assets: web.Assets(), AllowedOrigins: origins, Logger: log,
+		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof,
+	})
+	srv := &http.Server{Addr: c.addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Info("chaguan serving", "addr", c.addr, "store", desc, "url", "http://localhost"+portOf(c.addr))
+
+	select {
+	case err := <-errc:
+		mgr.Close()
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining connections")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h.Shutdown(sctx)
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("http shutdown", "err", err)
+	}
+	mgr.Close()
+	log.Info("bye")
+	return nil
+}
+
+func portOf(addr string) string {
+	if i := strings.LastIndex(addr, ":"); i >= 0 {
+		return addr[i:]
+	}
+	return ""
+}

@@ -1,0 +1,147 @@
+// Package rooms is the match master: it creates matches, seats players and
+// bots, checks and applies moves, stores every accepted move with
+// compare-and-set, and fans each viewer its own filtered view. It knows
+// nothing of HTTP or sockets: the server package adapts it.
+//
+// Each live match has one goroutine (a room) that alone touches its state;
+// connections, bots and timers post commands to its bounded inbox. Lobby
+// operations write the store directly with compare-and-set and the room
+// learns of them through the store's subscription, so several processes
+// sharing one store stay consistent.
+package rooms
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// Config wires a Manager. Zero durations take the defaults.
+type Config struct {
+	Store Store
+	Games *games.Registry
+	// Now is the clock (tests may fake it); default time.Now.
+	Now func() time.Time
+	// Grace is the default away time before the bot covers a seat's turn
+	// (DECISIONS.md: 60 s). A create request may override it.
+	Grace time.Duration
+	// BotDelay is the default pause before a bot moves (300 ms). Use
+	// ZeroBotDelay in tests for no pause.
+	BotDelay time.Duration
+	// IdleUnload is how long a room with no viewers and no bot work stays
+	// loaded (default 30 s).
+	IdleUnload time.Duration
+	// InboxSize bounds each room's command queue (default 256).
+	InboxSize int
+	// OpTimeout bounds one store call (default 5 s).
+	OpTimeout time.Duration
+	Logger    *slog.Logger
+	Metrics   Metrics
+}
+
+// ZeroBotDelay makes bots move at once (a zero BotDelay means the default).
+const ZeroBotDelay = time.Duration(-1)
+
+// Metrics receives counters from rooms; the server implements it with
+// Prometheus. Methods are called from many goroutines and must not block.
+type Metrics interface {
+	RoomsLoaded(delta int)
+	MoveAccepted(game string, d time.Duration)
+	MoveRefused(code string)
+	MatchCreated(game string)
+}
+
+type noMetrics struct{}
+
+func (noMetrics) RoomsLoaded(int)                    {}
+func (noMetrics) MoveAccepted(string, time.Duration) {}
+func (noMetrics) MoveRefused(string)                 {}
+func (noMetrics) MatchCreated(string)                {}
+
+// Manager owns the live rooms of this process. Its methods are safe for
+// concurrent use.
+type Manager struct {
+	cfg    Config
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu    sync.Mutex
+	rooms map[string]*room // guarded by mu
+}
+
+// New returns a Manager; Close stops it.
+func New(cfg Config) *Manager {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Grace == 0 {
+		cfg.Grace = 60 * time.Second
+	}
+	switch {
+	case cfg.BotDelay == ZeroBotDelay:
+		cfg.BotDelay = 0
+	case cfg.BotDelay == 0:
+		cfg.BotDelay = 300 * time.Millisecond
+	}
+	if cfg.IdleUnload == 0 {
+		cfg.IdleUnload = 30 * time.Second
+	}
+	if cfg.InboxSize == 0 {
+		cfg.InboxSize = 256
+	}
+	if cfg.OpTimeout == 0 {
+		cfg.OpTimeout = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = noMetrics{}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{cfg: cfg, ctx: ctx, cancel: cancel, rooms: map[string]*room{}}
+}
+
+// Games returns the registry the manager serves.
+func (m *Manager) Games() *games.Registry { return m.cfg.Games }
+
+// Close stops every room and waits for them; connections get no more
+// messages. It does not close the store.
+func (m *Manager) Close() {
+	m.cancel()
+	m.wg.Wait()
+}
+
+// LiveRooms is the number of rooms loaded in this process.
+func (m *Manager) LiveRooms() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.rooms)
+}
+
+func (m *Manager) now() int64 { return m.cfg.Now().UnixMilli() }
+
+// post delivers cmd to the match's room, loading the room if needed. It
+// never blocks: a full inbox is an error.
+func (m *Manager) post(id string, g games.Game, cmd command) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.ctx.Err() != nil {
+		return newError(protocol.CodeUnavailable, "the server is shutting down")
+	}
+	r, ok := m.rooms[id]
+	if !ok {
+		r = m.startRoom(id, g)
+	}
+	select {
+	case r.inbox <- cmd:
+		return nil
+	default:
+		return newError(protocol.CodeRateLimited, "the room is busy; slow down")
+	}
+}

@@ -1,0 +1,254 @@
+package rooms
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// room is the one goroutine that owns a live match in this process. All of
+// its fields are owned by that goroutine, except inbox and done.
+type room struct {
+	m     *Manager
+	id    string
+	game  games.Game
+	inbox chan command
+	done  chan struct{} // closed when the goroutine has exited
+	log   *slog.Logger
+
+	rec      *Record
+	st       games.State
+	changed  int64 // Unix ms when the current state was adopted
+	viewers  map[*Viewer]struct{}
+	presence map[int]int // live local connections per seat
+
+	events    <-chan Event
+	unsub     func()
+	bot       *time.Timer
+	botC      <-chan time.Time
+	botBusy   bool
+	botFailed int64 // stateID at which a bot failed; no retry at it
+	results   chan botResult
+	idle      *time.Timer
+	idleC     <-chan time.Time
+}
+
+// startRoom creates and starts the room for id; m.mu must be held.
+func (m *Manager) startRoom(id string, g games.Game) *room {
+	r := &room{
+		m: m, id: id, game: g,
+		inbox:    make(chan command, m.cfg.InboxSize),
+		done:     make(chan struct{}),
+		log:      m.cfg.Logger.With("match", id),
+		viewers:  map[*Viewer]struct{}{},
+		presence: map[int]int{},
+		results:  make(chan botResult, 1),
+	}
+	m.rooms[id] = r
+	m.cfg.Metrics.RoomsLoaded(1)
+	m.wg.Add(1)
+	go r.run()
+	return r
+}
+
+func (r *room) run() {
+	defer r.m.wg.Done()
+	defer r.m.cfg.Metrics.RoomsLoaded(-1)
+	if err := r.load(); err != nil {
+		r.fail(err)
+		return
+	}
+	defer r.unsub()
+	for {
+		select {
+		case <-r.m.ctx.Done():
+			r.exit()
+			return
+		case cmd := <-r.inbox:
+			r.safely(cmd)
+		case ev := <-r.events:
+			r.onEvent(ev)
+		case <-r.botC:
+			r.botC = nil
+			r.fireBot()
+		case res := <-r.results:
+			r.safely(res)
+		case <-r.idleC:
+			r.idleC = nil
+			if r.idleNow() && r.tryExit() {
+				return
+			}
+		}
+		r.armIdle()
+	}
+}
+
+// load subscribes first, then reads, so no update falls between the two.
+func (r *room) load() error {
+	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
+	defer cancel()
+	events, unsub, err := r.m.cfg.Store.Subscribe(r.m.ctx, r.id)
+	if err != nil {
+		return AsError(err)
+	}
+	rec, err := r.m.cfg.Store.Get(ctx, r.id)
+	if err == nil {
+		err = r.adopt(rec)
+	}
+	if err != nil {
+		unsub()
+		return AsError(err)
+	}
+	r.events, r.unsub = events, unsub
+	r.schedule()
+	return nil
+}
+
+// fail answers every queued command with err and removes the room.
+func (r *room) fail(err error) {
+	r.m.mu.Lock()
+	delete(r.m.rooms, r.id)
+	r.m.mu.Unlock()
+	close(r.done)
+	for {
+		select {
+		case cmd := <-r.inbox:
+			if c, ok := cmd.(cmdConnect); ok {
+				c.reply <- err
+			}
+		default:
+			return
+		}
+	}
+}
+
+// tryExit unloads an idle room unless a command arrived meanwhile.
+func (r *room) tryExit() bool {
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	if len(r.inbox) > 0 {
+		return false
+	}
+	delete(r.m.rooms, r.id)
+	close(r.done)
+	return true
+}
+
+func (r *room) exit() {
+	r.m.mu.Lock()
+	delete(r.m.rooms, r.id)
+	r.m.mu.Unlock()
+	close(r.done)
+	for v := range r.viewers {
+		v.sink.Close()
+	}
+}
+
+func (r *room) idleNow() bool {
+	return len(r.viewers) == 0 && r.botC == nil && !r.botBusy
+}
+
+func (r *room) armIdle() {
+	if !r.idleNow() {
+		if r.idle != nil {
+			r.idle.Stop()
+			r.idle, r.idleC = nil, nil
+		}
+		return
+	}
+	if r.idleC == nil {
+		r.idle = time.NewTimer(r.m.cfg.IdleUnload)
+		r.idleC = r.idle.C
+	}
+}
+
+// safely handles one command; a panic (in game code, most likely) is
+// logged and answered with an internal error instead of killing the
+// process. The state is unchanged because games never mutate their input.
+func (r *room) safely(cmd any) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("panic in room", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			internal := newError(protocol.CodeInternal, "internal error")
+			switch c := cmd.(type) {
+			case cmdMove:
+				r.sendError(c.v, internal, c.id)
+			case cmdConnect:
+				c.reply <- internal
+			case botResult:
+				r.botBusy, r.botFailed = false, r.rec.StateID
+			}
+		}
+	}()
+	switch c := cmd.(type) {
+	case cmdRecord:
+		if c.rec.StateID > r.rec.StateID {
+			r.adoptAndBroadcast(c.rec)
+		} else {
+			r.schedule()
+		}
+	case cmdConnect:
+		c.reply <- r.connect(c)
+	case cmdDisconnect:
+		r.disconnect(c.v)
+	case cmdMove:
+		r.onMove(c)
+	case cmdSync:
+		if _, ok := r.viewers[c.v]; ok {
+			r.sendState(c.v, nil)
+		}
+	case cmdChat:
+		r.onChat(c)
+	case cmdAutoplay:
+		r.onAutoplay(c)
+	case botResult:
+		r.onBotResult(c)
+	}
+}
+
+func (r *room) onEvent(ev Event) {
+	switch {
+	case ev.Record != nil && ev.Record.StateID > r.rec.StateID:
+		r.adoptAndBroadcast(ev.Record)
+	case ev.Chat != nil:
+		b := mustMarshal(ev.Chat)
+		for v := range r.viewers {
+			r.send(v, b)
+		}
+	}
+}
+
+// adopt makes rec the current record.
+func (r *room) adopt(rec *Record) error {
+	st, err := r.game.Load(rec.State)
+	if err != nil {
+		return err
+	}
+	r.rec, r.st, r.changed = rec, st, r.m.now()
+	return nil
+}
+
+func (r *room) adoptAndBroadcast(rec *Record) {
+	if err := r.adopt(rec); err != nil {
+		r.log.Error("cannot load stored state", "state_id", rec.StateID, "err", err)
+		return
+	}
+	r.recheckViewers()
+	r.broadcast(nil, nil)
+	r.schedule()
+}
+
+// recheckViewers demotes viewers whose seat was freed or handed to a bot.
+func (r *room) recheckViewers() {
+	for v := range r.viewers {
+		if v.seat >= 0 && r.rec.Seats[v.seat].CredHash != v.credHash {
+			r.presence[v.seat]--
+			v.seat, v.credHash = -1, ""
+		}
+	}
+}

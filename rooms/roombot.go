@@ -1,0 +1,121 @@
+package rooms
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// botLevel says whether the bot plays seat now and at which level: a bot's
+// seat, a seat whose person left or asked for autoplay, or (once its grace
+// has run out) a seat whose person is away. at is the earliest Unix ms at
+// which the bot may move.
+func (r *room) botLevel(seat int) (level string, at int64, ok bool) {
+	s := r.rec.Seats[seat]
+	delay := r.changed + r.rec.Options.BotDelayMs
+	switch {
+	case s.Bot != "":
+		return s.Bot, delay, true
+	case s.CredHash == "":
+		return "", 0, false // a free seat: the match has not started
+	case s.Autoplay:
+		return defaultBot(r.game.Info()), delay, true
+	case s.Connected == 0 && s.AwaySince > 0:
+		return defaultBot(r.game.Info()), max(delay, s.AwaySince+r.rec.Options.GraceMs), true
+	}
+	return "", 0, false
+}
+
+// schedule arms the bot timer for the earliest seat a bot must move for.
+// It is called after every change; a bot already thinking reschedules when
+// it answers.
+func (r *room) schedule() {
+	if r.bot != nil {
+		r.bot.Stop()
+		r.bot, r.botC = nil, nil
+	}
+	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID {
+		return
+	}
+	st := r.st.Status()
+	if st.Outcome != nil {
+		return
+	}
+	var first int64
+	found := false
+	for _, seat := range st.Movers(r.rec.NumPlayers) {
+		if _, at, ok := r.botLevel(seat); ok && (!found || at < first) {
+			first, found = at, true
+		}
+	}
+	if !found {
+		return
+	}
+	wait := time.Duration(first-r.m.now()) * time.Millisecond
+	r.bot = time.NewTimer(max(wait, 0))
+	r.botC = r.bot.C
+}
+
+// fireBot starts thinking for the first seat whose bot may move now. The
+// bot runs on its own goroutine with an immutable state and answers with
+// the stateID it thought about; a stale answer is dropped.
+func (r *room) fireBot() {
+	r.bot = nil
+	now := r.m.now()
+	st := r.st.Status()
+	for _, seat := range st.Movers(r.rec.NumPlayers) {
+		level, at, ok := r.botLevel(seat)
+		if !ok || at > now {
+			continue
+		}
+		r.botBusy = true
+		go think(r.st, r.rec.StateID, seat, level, r.results)
+		return
+	}
+	r.schedule()
+}
+
+func think(st games.State, stateID int64, seat int, level string, out chan<- botResult) {
+	res := botResult{stateID: stateID, seat: seat}
+	defer func() {
+		if p := recover(); p != nil {
+			res.err = fmt.Errorf("bot panic: %v\n%s", p, debug.Stack())
+		}
+		out <- res
+	}()
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	res.name, res.args, res.err = st.Bot(level, seat, rng)
+}
+
+func (r *room) onBotResult(res botResult) {
+	r.botBusy = false
+	if res.stateID != r.rec.StateID {
+		r.schedule()
+		return
+	}
+	// The seat may have been reclaimed (a person reconnected) while the bot
+	// thought: check again before playing for it.
+	if _, at, ok := r.botLevel(res.seat); !ok || at > r.m.now() {
+		r.schedule()
+		return
+	}
+	if res.err != nil {
+		r.log.Error("bot failed", "seat", res.seat, "state_id", res.stateID, "err", res.err)
+		r.botFailed = res.stateID
+		return
+	}
+	if err := r.play(res.seat, res.name, res.args, &res.stateID); err != nil {
+		if err.Code != protocol.CodeStaleState {
+			r.log.Error("bot move refused", "seat", res.seat, "state_id", res.stateID, "move", res.name, "code", err.Code)
+			r.botFailed = res.stateID
+		}
+		r.schedule()
+		return
+	}
+	r.broadcast(nil, nil)
+	r.schedule()
+}

@@ -1,0 +1,190 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+func (r *room) connect(c cmdConnect) error {
+	if r.rec.Game != c.game {
+		return newError(protocol.CodeNotFound, "no %s match %q", c.game, r.id)
+	}
+	v := c.v
+	v.r = r
+	if c.hello.PlayerID != nil {
+		seat := r.rec.seatOf(*c.hello.PlayerID, c.hello.Credentials)
+		if seat < 0 {
+			return newError(protocol.CodeUnauthorized, "wrong playerID or credentials")
+		}
+		v.seat, v.credHash, v.name = seat, r.rec.Seats[seat].CredHash, r.rec.Seats[seat].Name
+	} else {
+		v.name = strings.TrimSpace(c.hello.Name)
+		if len([]rune(v.name)) > maxName || v.name == "" {
+			v.name = "Spectator"
+		}
+	}
+	r.viewers[v] = struct{}{}
+	r.sendState(v, nil)
+	if v.seat >= 0 {
+		r.presence[v.seat]++
+		if r.presence[v.seat] == 1 {
+			r.writeMeta(func(rec *Record) bool {
+				s := &rec.Seats[v.seat]
+				if s.CredHash != v.credHash {
+					return false
+				}
+				s.Connected++
+				s.AwaySince = 0
+				return true
+			})
+		}
+	}
+	return nil
+}
+
+func (r *room) disconnect(v *Viewer) {
+	if _, ok := r.viewers[v]; !ok {
+		return
+	}
+	delete(r.viewers, v)
+	if v.seat < 0 {
+		return
+	}
+	r.presence[v.seat]--
+	if r.presence[v.seat] > 0 {
+		return
+	}
+	seat, hash := v.seat, v.credHash
+	r.writeMeta(func(rec *Record) bool {
+		s := &rec.Seats[seat]
+		if s.CredHash != hash {
+			return false
+		}
+		if s.Connected > 0 {
+			s.Connected--
+		}
+		if s.Connected == 0 {
+			s.AwaySince = r.m.now()
+		}
+		return true
+	})
+}
+
+// writeMeta applies fn to a copy of the record and stores it with
+// compare-and-set, re-reading on conflict. fn returns false to write
+// nothing. Failures are logged: presence is advisory.
+func (r *room) writeMeta(fn func(*Record) bool) {
+	for try := 0; try < maxCASTries; try++ {
+		nr := r.rec.clone()
+		if !fn(nr) {
+			return
+		}
+		err := r.commit(nr, r.st)
+		if err == nil {
+			r.broadcast(nil, nil)
+			r.schedule()
+			return
+		}
+		if !errors.Is(err, ErrConflict) || r.reload() != nil {
+			r.log.Warn("presence not saved", "err", err)
+			return
+		}
+	}
+}
+
+// commit stores nr (whose state is next) as the successor of the current
+// record, then makes it current.
+func (r *room) commit(nr *Record, next games.State) error {
+	prev := r.rec.StateID
+	nr.StateID = prev + 1
+	nr.UpdatedAt = r.m.now()
+	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
+	defer cancel()
+	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil {
+		return err
+	}
+	r.rec, r.st, r.changed = nr, next, r.m.now()
+	return nil
+}
+
+// reload re-reads the record after a conflict and shows it to everyone.
+func (r *room) reload() error {
+	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
+	defer cancel()
+	rec, err := r.m.cfg.Store.Get(ctx, r.id)
+	if err != nil {
+		return err
+	}
+	if rec.StateID > r.rec.StateID {
+		r.adoptAndBroadcast(rec)
+	}
+	return nil
+}
+
+func (r *room) onChat(c cmdChat) {
+	if _, ok := r.viewers[c.v]; !ok {
+		return
+	}
+	from := ""
+	if c.v.seat >= 0 {
+		from = games.PlayerID(c.v.seat)
+	}
+	msg := &protocol.Chat{Type: protocol.TypeChat, From: from, Name: c.v.name, Text: c.text, At: r.m.now()}
+	if c.v.seat >= 0 {
+		msg.Name = r.rec.Seats[c.v.seat].Name
+	}
+	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
+	defer cancel()
+	// Delivery, to this process's viewers too, comes back as a store event.
+	if err := r.m.cfg.Store.Publish(ctx, r.id, Event{Chat: msg}); err != nil {
+		r.sendError(c.v, AsError(err), nil)
+	}
+}
+
+func (r *room) onAutoplay(c cmdAutoplay) {
+	if _, ok := r.viewers[c.v]; !ok {
+		return
+	}
+	if c.v.seat < 0 {
+		r.sendError(c.v, newError(protocol.CodeUnauthorized, "spectators have no seat to autoplay"), nil)
+		return
+	}
+	seat, hash := c.v.seat, c.v.credHash
+	r.writeMeta(func(rec *Record) bool {
+		s := &rec.Seats[seat]
+		if s.CredHash != hash || s.Autoplay == c.on {
+			return false
+		}
+		s.Autoplay = c.on
+		return true
+	})
+}
+
+// send queues b for v, dropping a viewer that cannot keep up.
+func (r *room) send(v *Viewer, b []byte) {
+	if v.sink.Send(b) {
+		return
+	}
+	r.log.Info("dropping slow viewer", "seat", v.seat)
+	r.disconnect(v)
+	v.sink.Close()
+}
+
+func (r *room) sendError(v *Viewer, e *Error, ref *int64) {
+	r.m.cfg.Metrics.MoveRefused(e.Code)
+	msg := protocol.Error{Type: protocol.TypeError, Code: e.Code, Message: e.Message, MessageZh: e.MessageZh, Ref: ref}
+	r.send(v, mustMarshal(msg))
+}
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("rooms: marshal: " + err.Error())
+	}
+	return b
+}

@@ -1,0 +1,155 @@
+package rooms
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// wireLog is how many log entries a state message carries.
+const wireLog = 20
+
+func (r *room) onMove(c cmdMove) {
+	v := c.v
+	if _, ok := r.viewers[v]; !ok {
+		return
+	}
+	if v.seat < 0 {
+		r.sendError(v, newError(protocol.CodeUnauthorized, "spectators cannot move"), c.id)
+		return
+	}
+	if err := r.play(v.seat, c.name, c.args, c.stateID); err != nil {
+		r.sendError(v, err, c.id)
+		return
+	}
+	r.m.cfg.Metrics.MoveAccepted(r.rec.Game, time.Since(c.at))
+	r.broadcast(v, c.id)
+	r.schedule()
+}
+
+// play checks and applies one move for seat and stores it. On a
+// compare-and-set conflict (another process moved) it re-reads the record
+// and tries once more against the new state, so two conflicting moves can
+// never both land.
+func (r *room) play(seat int, name string, args json.RawMessage, stateID *int64) *Error {
+	for try := 0; try < 2; try++ {
+		if stateID != nil && *stateID != r.rec.StateID {
+			return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.StateID)
+		}
+		if !r.rec.started() {
+			return newError(protocol.CodeNotStarted, "the match starts when every seat is taken")
+		}
+		if len(r.rec.Gameover) > 0 {
+			return AsError(games.ErrGameOver)
+		}
+		before := r.st.Status()
+		next, err := r.st.Apply(seat, name, args)
+		if err != nil {
+			return AsError(err)
+		}
+		nr, err := r.successor(seat, name, args, before, next)
+		if err != nil {
+			return AsError(err)
+		}
+		err = r.commit(nr, next)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, ErrConflict) {
+			return AsError(err)
+		}
+		if err := r.reload(); err != nil {
+			return AsError(err)
+		}
+	}
+	return newError(protocol.CodeStaleState, "the match changed meanwhile; sync and retry")
+}
+
+// successor builds the record that follows the current one after a move.
+// It copies only what changes, so the hot path stays cheap.
+func (r *room) successor(seat int, name string, args json.RawMessage, before games.Status, next games.State) (*Record, error) {
+	nr := *r.rec
+	nr.Seats = append([]Seat(nil), r.rec.Seats...)
+	nr.Log = append(make([]protocol.LogEntry, 0, len(r.rec.Log)+1), r.rec.Log...)
+	state, err := next.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	nr.State = state
+	entry := protocol.LogEntry{Turn: before.Turn, PlayerID: games.PlayerID(seat), Move: name}
+	if spec, _ := r.game.Info().Move(name); !spec.SecretArgs && string(args) != "[]" {
+		entry.Args = args
+	}
+	nr.appendLog(entry)
+	if out := next.Status().Outcome; out != nil {
+		if nr.Gameover, err = json.Marshal(out); err != nil {
+			return nil, err
+		}
+	}
+	return &nr, nil
+}
+
+// broadcast sends every viewer its own view. Views are computed once per
+// seat; the mover's message carries ack.
+func (r *room) broadcast(mover *Viewer, ack *int64) {
+	if len(r.viewers) == 0 {
+		return
+	}
+	f := r.frame()
+	cache := map[int][]byte{}
+	for v := range r.viewers {
+		if v == mover {
+			r.send(v, f.encode(v.seat, ack))
+			continue
+		}
+		b, ok := cache[v.seat]
+		if !ok {
+			b = f.encode(v.seat, nil)
+			cache[v.seat] = b
+		}
+		r.send(v, b)
+	}
+}
+
+func (r *room) sendState(v *Viewer, ack *int64) {
+	r.send(v, r.frame().encode(v.seat, ack))
+}
+
+// frame holds what every viewer's state message shares.
+type frame struct {
+	r       *room
+	ctx     protocol.Ctx
+	players []protocol.Player
+	log     []protocol.LogEntry
+	views   map[int]json.RawMessage
+}
+
+func (r *room) frame() *frame {
+	log := r.rec.Log
+	if len(log) > wireLog {
+		log = log[len(log)-wireLog:]
+	}
+	if log == nil {
+		log = []protocol.LogEntry{}
+	}
+	return &frame{r: r, ctx: r.rec.wireCtx(r.st.Status()), players: r.rec.players(), log: log, views: map[int]json.RawMessage{}}
+}
+
+func (f *frame) encode(seat int, ack *int64) []byte {
+	g, ok := f.views[seat]
+	if !ok {
+		g = mustMarshal(f.r.st.View(seat))
+		f.views[seat] = g
+	}
+	you := ""
+	if seat >= 0 {
+		you = games.PlayerID(seat)
+	}
+	return mustMarshal(protocol.State{
+		Type: protocol.TypeState, MatchID: f.r.id, StateID: f.r.rec.StateID, Ack: ack,
+		G: g, Ctx: f.ctx, Players: f.players, Log: f.log, You: you,
+	})
+}

@@ -1,0 +1,151 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// Sink receives the encoded messages of one connection. Send must not
+// block: it returns false when the connection cannot keep up, and the room
+// then drops the viewer and calls Close. Both are called from the room's
+// goroutine only.
+type Sink interface {
+	Send(msg []byte) bool
+	Close()
+}
+
+// Hello is who a connection says it is.
+type Hello struct {
+	PlayerID    *string // nil to spectate
+	Credentials string
+	Name        string // a spectator's chat name (optional)
+}
+
+// Viewer is one live connection to a match. Its methods may be called from
+// any goroutine (normally the connection's reader); each posts a command to
+// the room and never blocks. Results and refusals reach the Sink.
+type Viewer struct {
+	m    *Manager
+	r    *room
+	sink Sink
+	// seat, credHash and name are owned by the room goroutine.
+	seat     int
+	credHash string
+	name     string
+}
+
+// Connect attaches a connection to a match. On success the room has already
+// queued the first state message on sink. Wrong credentials give an
+// unauthorized error; an unknown match not_found.
+func (m *Manager) Connect(ctx context.Context, gameName, id string, h Hello, sink Sink) (*Viewer, error) {
+	g, err := m.game(gameName)
+	if err != nil {
+		return nil, err
+	}
+	v := &Viewer{m: m, sink: sink, seat: -1}
+	reply := make(chan error, 1)
+	if err := m.post(id, g, cmdConnect{v: v, hello: h, game: gameName, reply: reply}); err != nil {
+		return nil, err
+	}
+	select {
+	case err := <-reply:
+		if err != nil {
+			return nil, err
+		}
+		return v, nil
+	case <-ctx.Done():
+		go func() { // the room may still attach it: detach when it does
+			if err := <-reply; err == nil {
+				v.Close()
+			}
+		}()
+		return nil, newError(protocol.CodeUnavailable, "timed out joining the room")
+	}
+}
+
+func (v *Viewer) post(cmd command) error {
+	select {
+	case v.r.inbox <- cmd:
+		return nil
+	default:
+		return newError(protocol.CodeRateLimited, "the room is busy; slow down")
+	}
+}
+
+// Move asks to play a move; id is the client's counter (echoed as ack or
+// ref), stateID the optional state the client saw.
+func (v *Viewer) Move(id *int64, name string, args json.RawMessage, stateID *int64) error {
+	return v.post(cmdMove{v: v, id: id, name: name, args: args, stateID: stateID, at: time.Now()})
+}
+
+// Sync asks for the full current view.
+func (v *Viewer) Sync() error { return v.post(cmdSync{v: v}) }
+
+// Chat sends a chat line to everyone watching the match.
+func (v *Viewer) Chat(text string) error {
+	if !validChat(text) {
+		return newError(protocol.CodeBadRequest, "chat text must be 1 to %d characters", protocol.MaxChat)
+	}
+	return v.post(cmdChat{v: v, text: text})
+}
+
+// Autoplay turns the server's bot on or off for the viewer's seat.
+func (v *Viewer) Autoplay(on bool) error { return v.post(cmdAutoplay{v: v, on: on}) }
+
+// Close detaches the viewer. It is safe to call more than once; the room
+// will not call the sink after it has processed the close.
+func (v *Viewer) Close() {
+	// A full inbox must not leak the viewer: fall back to a blocking send
+	// bounded by the manager's life.
+	select {
+	case v.r.inbox <- cmdDisconnect{v: v}:
+	default:
+		go func() {
+			select {
+			case v.r.inbox <- cmdDisconnect{v: v}:
+			case <-v.r.done:
+			case <-v.m.ctx.Done():
+			}
+		}()
+	}
+}
+
+type command interface{}
+
+type (
+	cmdRecord  struct{ rec *Record }
+	cmdConnect struct {
+		v     *Viewer
+		hello Hello
+		game  string
+		reply chan error
+	}
+	cmdDisconnect struct{ v *Viewer }
+	cmdMove       struct {
+		v       *Viewer
+		id      *int64
+		name    string
+		args    json.RawMessage
+		stateID *int64
+		at      time.Time
+	}
+	cmdSync struct{ v *Viewer }
+	cmdChat struct {
+		v    *Viewer
+		text string
+	}
+	cmdAutoplay struct {
+		v  *Viewer
+		on bool
+	}
+	botResult struct {
+		stateID int64
+		seat    int
+		name    string
+		args    json.RawMessage
+		err     error
+	}
+)

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics is Chaguan's Prometheus instrumentation. It implements
+// rooms.Metrics; hand the same value to rooms.Config and server.Config.
+type Metrics struct {
+	conns   prometheus.Gauge
+	rooms   prometheus.Gauge
+	matches *prometheus.CounterVec
+	moves   *prometheus.CounterVec
+	latency *prometheus.HistogramVec
+	errors  *prometheus.CounterVec
+}
+
+// NewMetrics registers Chaguan's collectors (and the Go runtime's) on reg.
+func NewMetrics(reg *prometheus.Registry) *Metrics {
+	m := &Metrics{
+		conns: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "chaguan_ws_connections", Help: "Live WebSocket connections."}),
+		rooms: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "chaguan_rooms_loaded", Help: "Matches loaded in this process (one goroutine each)."}),
+		matches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chaguan_matches_created_total", Help: "Matches created."}, []string{"game"}),
+		moves: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chaguan_moves_total", Help: "Accepted moves from people."}, []string{"game"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "chaguan_move_seconds", Help: "From a move's arrival to its storage and fan-out.",
+			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}}, []string{"game"}),
+		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chaguan_errors_total", Help: "Error messages sent, by wire code."}, []string{"code"}),
+	}
+	reg.MustRegister(m.conns, m.rooms, m.matches, m.moves, m.latency, m.errors,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// RoomsLoaded implements rooms.Metrics.
+func (m *Metrics) RoomsLoaded(delta int) { m.rooms.Add(float64(delta)) }
+
+// MoveAccepted implements rooms.Metrics.
+func (m *Metrics) MoveAccepted(game string, d time.Duration) {
+	m.moves.WithLabelValues(game).Inc()
+	m.latency.WithLabelValues(game).Observe(d.Seconds())
+}
+
+// MoveRefused implements rooms.Metrics.
+func (m *Metrics) MoveRefused(code string) { m.errors.WithLabelValues(code).Inc() }
+
+// MatchCreated implements rooms.Metrics.
+func (m *Metrics) MatchCreated(game string) { m.matches.WithLabelValues(game).Inc() }
+
+// Instruments is a fresh registry with Chaguan's metrics on it.
+type Instruments struct {
+	Registry *prometheus.Registry
+	Metrics  *Metrics
+}
+
+// NewMetricsFor returns a fresh registry and the metrics registered on it.
+func NewMetricsFor() Instruments {
+	reg := prometheus.NewRegistry()
+	return Instruments{Registry: reg, Metrics: NewMetrics(reg)}
+}

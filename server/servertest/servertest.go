@@ -1,0 +1,64 @@
+// Package servertest starts a real Chaguan server on a loopback listener
+// for tests: the same handler, rooms and web client as `go run .`, with
+// the in-memory store (or one the test passes) and bots that move at once.
+package servertest
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/clients/web"
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/all"
+	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/memstore"
+	"github.com/chaguan/chaguan/server"
+)
+
+// Options tunes a test server; the zero value is a sensible default.
+type Options struct {
+	Store    rooms.Store     // default: a fresh memstore (closed at cleanup)
+	Games    *games.Registry // default: every game
+	BotDelay time.Duration   // default 0 (bots move at once)
+	Grace    time.Duration   // default 60 s
+	WS       server.WSConfig
+}
+
+// Server is a running test server.
+type Server struct {
+	URL     string // http://127.0.0.1:port
+	Rooms   *rooms.Manager
+	Store   rooms.Store
+	Handler *server.Server
+}
+
+// Start serves until the test ends.
+func Start(t testing.TB, o Options) *Server {
+	t.Helper()
+	if o.Store == nil {
+		st := memstore.New(memstore.Options{})
+		t.Cleanup(func() { _ = st.Close() })
+		o.Store = st
+	}
+	if o.Games == nil {
+		o.Games = all.Registry()
+	}
+	delay := o.BotDelay
+	if delay == 0 {
+		delay = rooms.ZeroBotDelay
+	}
+	metrics := server.NewMetricsFor()
+	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, Metrics: metrics.Metrics})
+	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS})
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		h.Shutdown(ctx)
+		ts.Close()
+		mgr.Close()
+	})
+	return &Server{URL: ts.URL, Rooms: mgr, Store: o.Store, Handler: h}
+}
