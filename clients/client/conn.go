@@ -90,11 +90,16 @@ func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials str
 		done:     make(chan struct{}),
 	}
 	ws.SetReadLimit(readLimit)
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); c.readLoop() }()
-	go func() { defer wg.Done(); c.writeLoop() }()
-	go func() { wg.Wait(); close(c.done) }()
+	wdone := make(chan struct{})
+	go func() { defer close(wdone); c.writeLoop() }()
+	go func() {
+		// The writer closes ws when it exits, so the reader always ends too;
+		// done waits for both, with no third goroutine per connection.
+		c.readLoop()
+		c.end(nil)
+		<-wdone
+		close(c.done)
+	}()
 
 	hello := protocol.ClientMessage{Type: protocol.TypeHello, Credentials: credentials}
 	if playerID != "" {
