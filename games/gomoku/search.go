@@ -57,6 +57,9 @@ func (s *searcher) negamax(c cell, depth, ply, alpha, beta int) int {
 	}
 	cands := s.b.candidates(c, s.bufs[depth][:0])
 	s.bufs[depth] = cands
+	if len(cands) == 0 {
+		return 0 // the board is full: a draw
+	}
 	moves, _ := order(cands, hardWidth)
 	if moves[0].wins() {
 		return scoreWin - ply
