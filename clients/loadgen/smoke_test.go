@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+// TestSmoke runs the load generator in-process against a real server for
+// about a second with two matches and a few idle spectators.
+func TestSmoke(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1s", "-idle", "5", "-progress=false"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	var out bytes.Buffer
+	rep.writeText(&out)
+	t.Logf("report:\n%s", out.String())
+	if rep.Moves == 0 || rep.Ack.Count == 0 || rep.Opponent.Count == 0 {
+		t.Fatalf("no moves acked or seen: moves=%d ack=%+v opp=%+v", rep.Moves, rep.Ack, rep.Opponent)
+	}
+	if rep.Ack.P50 <= 0 || rep.Ack.P50 > rep.Ack.P99 || rep.Ack.P99 > rep.Ack.Max {
+		t.Fatalf("ack percentiles out of order: %+v", rep.Ack)
+	}
+	if n := total(rep.Errors); n != 0 {
+		t.Fatalf("errors against a healthy server: %v", rep.Errors)
+	}
+	if rep.Idle == nil || rep.Idle.Conns != 5 {
+		t.Fatalf("idle report %+v, want 5 open connections", rep.Idle)
+	}
+	if !strings.Contains(out.String(), "summary: matches=2") {
+		t.Fatalf("no summary line in:\n%s", out.String())
+	}
+}
+
+// TestRunRefusesBadServer checks that a server without the game, or no
+// server at all, is an error and not a report full of failures.
+func TestRunRefusesBadServer(t *testing.T) {
+	ctx := context.Background()
+	cfg, err := parseFlags([]string{"-url", "http://127.0.0.1:1", "-duration", "1s"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(ctx, cfg, nil); err == nil {
+		t.Fatal("run against a closed port succeeded")
+	}
+}
