@@ -101,7 +101,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams) (*Record, e
 	now := m.now()
 	rec := &Record{
 		ID: id, Game: info.Name, NumPlayers: p.NumPlayers, SetupData: p.SetupData,
-		Unlisted: p.Unlisted, CreatedAt: now, UpdatedAt: now, StateID: 1,
+		Unlisted: p.Unlisted, CreatedAt: now, UpdatedAt: now, StateID: 1, Seq: 1,
 		Seats: make([]Seat, p.NumPlayers), State: state, Options: opts,
 	}
 	for id, level := range p.Bots {

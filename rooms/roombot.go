@@ -108,7 +108,7 @@ func (r *room) onBotResult(res botResult) {
 		r.botFailed = res.stateID
 		return
 	}
-	if err := r.play(res.seat, res.name, res.args, &res.stateID); err != nil {
+	if err := r.play(res.seat, res.name, res.args, &r.rec.Seq); err != nil {
 		if err.Code != protocol.CodeStaleState {
 			r.log.Error("bot move refused", "seat", res.seat, "state_id", res.stateID, "move", res.name, "code", err.Code)
 			r.botFailed = res.stateID

@@ -36,8 +36,8 @@ func (r *room) onMove(c cmdMove) {
 // never both land.
 func (r *room) play(seat int, name string, args json.RawMessage, stateID *int64) *Error {
 	for try := 0; try < 2; try++ {
-		if stateID != nil && *stateID != r.rec.StateID {
-			return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.StateID)
+		if stateID != nil && *stateID != r.rec.Seq {
+			return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.Seq)
 		}
 		if !r.rec.started() {
 			return newError(protocol.CodeNotStarted, "the match starts when every seat is taken")
@@ -79,6 +79,7 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 		return nil, err
 	}
 	nr.State = state
+	nr.Seq++
 	entry := protocol.LogEntry{Turn: before.Turn, PlayerID: games.PlayerID(seat), Move: name}
 	if spec, _ := r.game.Info().Move(name); !spec.SecretArgs && string(args) != "[]" {
 		entry.Args = args
@@ -149,7 +150,7 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 		you = games.PlayerID(seat)
 	}
 	return mustMarshal(protocol.State{
-		Type: protocol.TypeState, MatchID: f.r.id, StateID: f.r.rec.StateID, Ack: ack,
+		Type: protocol.TypeState, MatchID: f.r.id, StateID: f.r.rec.Seq, Ack: ack,
 		G: g, Ctx: f.ctx, Players: f.players, Log: f.log, You: you,
 	})
 }

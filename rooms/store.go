@@ -28,12 +28,16 @@ type Record struct {
 	Unlisted   bool            `json:"unlisted"`
 	CreatedAt  int64           `json:"createdAt"` // Unix ms
 	UpdatedAt  int64           `json:"updatedAt"` // Unix ms
-	// StateID counts every change (moves, joins, renames, bots): the version
-	// that compare-and-set checks. It starts at 1 when the match is created.
-	StateID int64               `json:"stateID"`
-	Seats   []Seat              `json:"seats"`
-	State   json.RawMessage     `json:"state"`         // games.State, JSON
-	Log     []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
+	// StateID counts every change (moves, joins, renames, bots, presence):
+	// the version that compare-and-set checks. It starts at 1.
+	StateID int64 `json:"stateID"`
+	// Seq counts changes of the game state (accepted moves) and starts at
+	// 1: it is the stateID of the wire protocol, so a seat connecting or a
+	// rename never makes a client's move stale.
+	Seq   int64               `json:"seq"`
+	Seats []Seat              `json:"seats"`
+	State json.RawMessage     `json:"state"`         // games.State, JSON
+	Log   []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
 	// Gameover is the outcome once the game ended (JSON of games.Outcome).
 	Gameover    json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID string          `json:"nextMatchID,omitempty"`

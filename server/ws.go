@@ -143,8 +143,10 @@ func (c *conn) writer() {
 func (c *conn) sendError(code, message string, ref *int64) {
 	c.s.metrics.MoveRefused(code)
 	b, _ := json.Marshal(protocol.Error{Type: protocol.TypeError, Code: code, Message: message, Ref: ref})
-	if !c.Send(b) {
-		c.Close()
+	// Refusals use at most half the queue, so a flood of them never crowds
+	// out state messages (which would drop the connection as too slow).
+	if len(c.send) < cap(c.send)/2 {
+		c.Send(b)
 	}
 }
 
@@ -152,9 +154,7 @@ func (c *conn) sendRoomsError(err error, ref *int64) {
 	e := rooms.AsError(err)
 	c.s.metrics.MoveRefused(e.Code)
 	b, _ := json.Marshal(protocol.Error{Type: protocol.TypeError, Code: e.Code, Message: e.Message, MessageZh: e.MessageZh, Ref: ref})
-	if !c.Send(b) {
-		c.Close()
-	}
+	c.Send(b)
 }
 
 // read returns the next text frame, or nil and a non-nil error when the
