@@ -1,0 +1,145 @@
+// Package gongzhu is Gong Zhu (拱猪), the Chinese cousin of Hearts, for 3 or
+// 4 seats, as seed 004 section 五 and DECISIONS.md settle it: no exposing,
+// 3 seats play 51 cards (♣2 removed), 4 seats 52; compulsory follow; the
+// hearts, the pig, the sheep and the transformer score; rounds never end
+// the match.
+//
+// The package is pure rules: no I/O, no clock, and randomness only from the
+// games.RNG kept in State.Secret.
+package gongzhu
+
+import (
+	"slices"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/cards"
+)
+
+// Play is one card played by one seat.
+type Play struct {
+	Seat int        `json:"seat"`
+	Card cards.Card `json:"card"`
+}
+
+// Trick is a trick in progress or finished. Taker is -1 until it is complete.
+type Trick struct {
+	Leader int    `json:"leader"`
+	Plays  []Play `json:"plays"`
+	Taker  int    `json:"taker"`
+}
+
+// LedSuit is the suit of the first card, or 0 for an empty trick.
+func (t Trick) LedSuit() cards.Suit {
+	if len(t.Plays) == 0 {
+		return 0
+	}
+	return t.Plays[0].Card.Suit
+}
+
+// Winner is the seat of the highest card of the led suit so far (-1 if empty).
+func (t Trick) Winner() int {
+	best := -1
+	var top cards.Card
+	for _, p := range t.Plays {
+		if p.Card.Suit == t.LedSuit() && (best < 0 || p.Card.Rank > top.Rank) {
+			best, top = p.Seat, p.Card
+		}
+	}
+	return best
+}
+
+// Cards lists the trick's cards in the order played.
+func (t Trick) Cards() []cards.Card {
+	out := make([]cards.Card, len(t.Plays))
+	for i, p := range t.Plays {
+		out[i] = p.Card
+	}
+	return out
+}
+
+func (t Trick) clone() Trick {
+	t.Plays = slices.Clone(t.Plays)
+	return t
+}
+
+// RoundResult is a finished round, kept public until the next one ends.
+type RoundResult struct {
+	Round  int     `json:"round"`
+	Leader int     `json:"leader"` // the round's first leader
+	Tricks []Trick `json:"tricks"`
+	// Taken holds every card each seat took, sorted for display.
+	Taken [][]cards.Card `json:"taken"`
+	// PointCards holds the scoring cards each seat took, sorted.
+	PointCards [][]cards.Card `json:"pointCards"`
+	Scores     []int          `json:"scores"`
+}
+
+// Secret is the part of the state no player may see.
+type Secret struct {
+	RNG *games.RNG `json:"rng"`
+}
+
+// State is the authoritative state of a Gong Zhu match. It is treated as
+// immutable: Apply builds a new State.
+type State struct {
+	Seats int `json:"seats"`
+	Round int `json:"round"` // 1-based
+	// FirstLeader is the seat that led (or leads) the round's first trick.
+	FirstLeader int `json:"firstLeader"`
+	// Opening is the card the first trick of the match must be led with
+	// (♣2, or ♣3 for 3 seats) until it is played; then zero.
+	Opening cards.Card     `json:"opening,omitzero"`
+	Hands   [][]cards.Card `json:"hands"` // private: only View(seat) shows hands[seat]
+	Trick   Trick          `json:"trick"` // the trick in progress
+	Tricks  []Trick        `json:"tricks"`
+	// TricksPlayed counts the tricks finished in the whole match.
+	TricksPlayed int          `json:"tricksPlayed"`
+	Totals       []int        `json:"totals"`
+	LastRound    *RoundResult `json:"lastRound,omitempty"`
+	Secret       Secret       `json:"secret"`
+}
+
+// Current is the seat to play.
+func (s State) Current() int { return (s.Trick.Leader + len(s.Trick.Plays)) % s.Seats }
+
+// Taken lists the cards each seat took in the finished tricks of this round.
+func (s State) Taken() [][]cards.Card {
+	out := make([][]cards.Card, s.Seats)
+	for i := range out {
+		out[i] = []cards.Card{}
+	}
+	for _, t := range s.Tricks {
+		out[t.Taker] = append(out[t.Taker], t.Cards()...)
+	}
+	return out
+}
+
+// clone copies everything Apply may change. The RNG is shared: Apply
+// clones it before drawing from it.
+func (s State) clone() State {
+	n := s
+	n.Hands = make([][]cards.Card, len(s.Hands))
+	for i, h := range s.Hands {
+		n.Hands[i] = slices.Clone(h)
+	}
+	n.Trick = s.Trick.clone()
+	n.Tricks = slices.Clone(s.Tricks) // finished tricks are never changed
+	n.Totals = slices.Clone(s.Totals)
+	return n
+}
+
+// Deck is the deck for n seats: 52 cards for 4, 51 without ♣2 for 3.
+func Deck(n int) []cards.Card {
+	if n == 3 {
+		return cards.Deck(cards.MustParse("2C"))
+	}
+	return cards.Deck()
+}
+
+// OpeningCard is the card that opens the match: ♣2, or ♣3 for 3 seats.
+func OpeningCard(n int) cards.Card {
+	if n == 3 {
+		return cards.MustParse("3C")
+	}
+	return cards.MustParse("2C")
+}

@@ -1,0 +1,204 @@
+package gongzhu
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/cards"
+)
+
+// View is what one seat or a spectator sees. It is built field by field
+// from the state: the only private data is players[viewer] (the viewer's
+// own hand and legal cards); everything else is public at the table.
+// docs/gongzhu.md documents its JSON shape.
+type View struct {
+	Seats   int `json:"seats"`
+	Round   int `json:"round"`
+	Current int `json:"current"` // seat to play
+	// FirstLeader led (or leads) this round's first trick.
+	FirstLeader int `json:"firstLeader"`
+	// OpeningLead is true while the match's first trick is owed its fixed
+	// lead: ♣2 with 4 seats, ♣3 with 3 (the card itself is not named, so no
+	// view lists a card still in someone else's hand).
+	OpeningLead bool                  `json:"openingLead,omitempty"`
+	Players     map[string]PlayerView `json:"players"`
+	HandCounts  []int                 `json:"handCounts"`
+	Trick       TrickView             `json:"trick"`
+	Tricks      []TrickView           `json:"tricks"` // finished this round, oldest first
+	// PointCards are the scoring cards each seat took this round, sorted.
+	PointCards  [][]cards.Card `json:"pointCards"`
+	RoundScores []int          `json:"roundScores"` // this round so far, as if it ended now
+	Totals      []int          `json:"totals"`
+	TricksTotal int            `json:"tricksPerRound"`
+	LastRound   *RoundView     `json:"lastRound,omitempty"`
+	Teams       [][]int        `json:"teams,omitempty"` // 4 seats: [[0,2],[1,3]]
+	Scoreboard  Scoreboard     `json:"scoreboard"`
+}
+
+// PlayerView is the viewer's own private entry.
+type PlayerView struct {
+	Hand  []cards.Card `json:"hand"`  // sorted for display
+	Legal []cards.Card `json:"legal"` // playable now; empty when not your turn
+}
+
+// TrickView is a trick as the table sees it. Taker is -1 while in progress.
+type TrickView struct {
+	Leader  int          `json:"leader"`
+	LedSuit string       `json:"ledSuit,omitempty"` // "S","H","D","C"; absent while empty
+	Plays   []Play       `json:"plays"`
+	Winning int          `json:"winning"` // seat currently winning, -1 if empty
+	Taker   int          `json:"taker"`
+	Points  []cards.Card `json:"points"` // scoring cards in the trick
+}
+
+// RoundView is the last finished round.
+type RoundView struct {
+	Round      int            `json:"round"`
+	FirstLead  int            `json:"firstLeader"`
+	Tricks     []TrickView    `json:"tricks"`
+	Taken      [][]cards.Card `json:"taken"`
+	PointCards [][]cards.Card `json:"pointCards"`
+	Scores     []int          `json:"scores"`
+}
+
+// Scoreboard is the 榜, ready to draw: rows best (highest total) first.
+type Scoreboard struct {
+	Rows  []ScoreRow  `json:"rows"`
+	Teams []TeamScore `json:"teams,omitempty"` // 4 seats only, best first
+}
+
+// ScoreRow is one seat on the board. Rank is 1-based; equal totals share it.
+// LastRound is 0 before the first round ends.
+type ScoreRow struct {
+	Rank      int  `json:"rank"`
+	Seat      int  `json:"seat"`
+	LastRound int  `json:"lastRound"`
+	Total     int  `json:"total"`
+	Team      *int `json:"team,omitempty"` // 4 seats: 0 (seats 0+2) or 1 (seats 1+3)
+}
+
+// TeamScore is one partnership's sums.
+type TeamScore struct {
+	Rank      int   `json:"rank"`
+	Team      int   `json:"team"`
+	Seats     []int `json:"seats"`
+	LastRound int   `json:"lastRound"`
+	Total     int   `json:"total"`
+}
+
+// View builds viewer's view (a seat, or games.Spectator).
+func (Rules) View(s State, viewer int) View {
+	v := View{
+		Seats:       s.Seats,
+		Round:       s.Round,
+		Current:     s.Current(),
+		FirstLeader: s.FirstLeader,
+		Players:     map[string]PlayerView{},
+		HandCounts:  make([]int, s.Seats),
+		Trick:       trickView(s.Trick),
+		Tricks:      make([]TrickView, len(s.Tricks)),
+		PointCards:  make([][]cards.Card, s.Seats),
+		Totals:      slices.Clone(s.Totals),
+		TricksTotal: len(Deck(s.Seats)) / s.Seats,
+	}
+	v.OpeningLead = s.Opening.Valid()
+	if viewer >= 0 && viewer < s.Seats {
+		v.Players[games.PlayerID(viewer)] = PlayerView{
+			Hand:  cards.Sorted(s.Hands[viewer]),
+			Legal: s.Legal(viewer),
+		}
+	}
+	for i, h := range s.Hands {
+		v.HandCounts[i] = len(h)
+	}
+	for i, t := range s.Tricks {
+		v.Tricks[i] = trickView(t)
+	}
+	taken := s.Taken()
+	for i := range taken {
+		v.PointCards[i] = PointCards(taken[i])
+	}
+	v.RoundScores = ScoreRound(taken)
+	if r := s.LastRound; r != nil {
+		rv := &RoundView{Round: r.Round, FirstLead: r.Leader, Taken: r.Taken, PointCards: r.PointCards, Scores: r.Scores}
+		for _, t := range r.Tricks {
+			rv.Tricks = append(rv.Tricks, trickView(t))
+		}
+		v.LastRound = rv
+	}
+	if s.Seats == 4 {
+		v.Teams = [][]int{{0, 2}, {1, 3}}
+	}
+	v.Scoreboard = scoreboard(s)
+	return v
+}
+
+// trickView shares t.Plays: states are immutable, and a view is only read.
+func trickView(t Trick) TrickView {
+	tv := TrickView{
+		Leader:  t.Leader,
+		Plays:   t.Plays,
+		Winning: t.Winner(),
+		Taker:   t.Taker,
+		Points:  PointCards(t.Cards()),
+	}
+	if tv.Plays == nil {
+		tv.Plays = []Play{}
+	}
+	if led := t.LedSuit(); led != 0 {
+		tv.LedSuit = led.String()
+	}
+	return tv
+}
+
+// scoreboard ranks the seats by total, best first; ties keep seat order and
+// share a rank. With 4 seats it adds the teams 0+2 and 1+3.
+func scoreboard(s State) Scoreboard {
+	last := make([]int, s.Seats)
+	if s.LastRound != nil {
+		copy(last, s.LastRound.Scores)
+	}
+	var b Scoreboard
+	for seat := 0; seat < s.Seats; seat++ {
+		row := ScoreRow{Seat: seat, LastRound: last[seat], Total: s.Totals[seat]}
+		if s.Seats == 4 {
+			team := seat % 2
+			row.Team = &team
+		}
+		b.Rows = append(b.Rows, row)
+	}
+	sort.SliceStable(b.Rows, func(i, j int) bool { return b.Rows[i].Total > b.Rows[j].Total })
+	for i := range b.Rows {
+		b.Rows[i].Rank = i + 1
+		if i > 0 && b.Rows[i].Total == b.Rows[i-1].Total {
+			b.Rows[i].Rank = b.Rows[i-1].Rank
+		}
+	}
+	if s.Seats == 4 {
+		for team := 0; team < 2; team++ {
+			a, c := team, team+2
+			b.Teams = append(b.Teams, TeamScore{
+				Team: team, Seats: []int{a, c},
+				LastRound: last[a] + last[c], Total: s.Totals[a] + s.Totals[c],
+			})
+		}
+		sort.SliceStable(b.Teams, func(i, j int) bool { return b.Teams[i].Total > b.Teams[j].Total })
+		for i := range b.Teams {
+			b.Teams[i].Rank = i + 1
+			if i > 0 && b.Teams[i].Total == b.Teams[i-1].Total {
+				b.Teams[i].Rank = b.Teams[i-1].Rank
+			}
+		}
+	}
+	return b
+}
+
+// Cards lists the trick's cards in the order played.
+func (t TrickView) Cards() []cards.Card {
+	out := make([]cards.Card, len(t.Plays))
+	for i, p := range t.Plays {
+		out[i] = p.Card
+	}
+	return out
+}

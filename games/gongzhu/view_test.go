@@ -1,0 +1,85 @@
+package gongzhu
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/cards"
+)
+
+func TestScoreboard(t *testing.T) {
+	tests := []struct {
+		name      string
+		totals    []int
+		last      []int
+		wantSeats []int
+		wantRanks []int
+		wantTeams []TeamScore
+	}{
+		{"3 seats best first", []int{-300, 50, -20}, []int{-100, 50, 20}, []int{1, 2, 0}, []int{1, 2, 3}, nil},
+		{"3 seats ties share a rank", []int{0, 0, -50}, []int{0, 0, -50}, []int{0, 1, 2}, []int{1, 1, 3}, nil},
+		{"4 seats with teams", []int{-100, 200, -40, 30}, []int{-100, 200, -40, 30}, []int{1, 3, 2, 0}, []int{1, 2, 3, 4},
+			[]TeamScore{{Rank: 1, Team: 1, Seats: []int{1, 3}, LastRound: 230, Total: 230},
+				{Rank: 2, Team: 0, Seats: []int{0, 2}, LastRound: -140, Total: -140}}},
+		{"4 seats before any round", []int{0, 0, 0, 0}, nil, []int{0, 1, 2, 3}, []int{1, 1, 1, 1},
+			[]TeamScore{{Rank: 1, Team: 0, Seats: []int{0, 2}}, {Rank: 1, Team: 1, Seats: []int{1, 3}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := State{Seats: len(tt.totals), Totals: tt.totals}
+			if tt.last != nil {
+				s.LastRound = &RoundResult{Scores: tt.last}
+			}
+			b := scoreboard(s)
+			for i, row := range b.Rows {
+				if row.Seat != tt.wantSeats[i] || row.Rank != tt.wantRanks[i] || row.Total != tt.totals[row.Seat] {
+					t.Fatalf("row %d = %+v; want seat %d rank %d", i, row, tt.wantSeats[i], tt.wantRanks[i])
+				}
+				if tt.last != nil && row.LastRound != tt.last[row.Seat] {
+					t.Fatalf("row %d last round %d", i, row.LastRound)
+				}
+				if (row.Team != nil) != (s.Seats == 4) || (row.Team != nil && *row.Team != row.Seat%2) {
+					t.Fatalf("row %d team %v", i, row.Team)
+				}
+			}
+			if !reflect.DeepEqual(b.Teams, tt.wantTeams) {
+				t.Fatalf("teams %+v, want %+v", b.Teams, tt.wantTeams)
+			}
+		})
+	}
+}
+
+func TestView(t *testing.T) {
+	s := fixed(t, "2C 7H AS", "3C 9H 2D", "KH 3D 4D", "5C QH 4H")
+	s = play(t, s, 0, "2C")
+	r := Rules{}
+	for viewer := games.Spectator; viewer < 4; viewer++ {
+		v := r.View(s, viewer)
+		if v.Current != 1 || !reflect.DeepEqual(v.HandCounts, []int{2, 3, 3, 3}) || v.Trick.LedSuit != "C" ||
+			v.Trick.Winning != 0 || len(v.Trick.Plays) != 1 || !reflect.DeepEqual(v.Teams, [][]int{{0, 2}, {1, 3}}) {
+			t.Fatalf("viewer %d: %+v", viewer, v)
+		}
+		if viewer == games.Spectator {
+			if len(v.Players) != 0 {
+				t.Fatalf("spectator sees %v", v.Players)
+			}
+			continue
+		}
+		me, ok := v.Players[games.PlayerID(viewer)]
+		if len(v.Players) != 1 || !ok || !reflect.DeepEqual(me.Hand, cards.Sorted(s.Hands[viewer])) {
+			t.Fatalf("viewer %d players %v", viewer, v.Players)
+		}
+		wantLegal := map[int]string{1: "3C"}[viewer]
+		if got := cards.Codes(me.Legal); got != wantLegal {
+			t.Fatalf("viewer %d legal %q, want %q", viewer, got, wantLegal)
+		}
+	}
+	// The opening lead is flagged, without naming the card, until played.
+	if v := r.View(fixed(t, "2C 7H", "3C 9H", "KH 3D", "5C QH"), 1); !v.OpeningLead || v.Current != 0 {
+		t.Fatalf("opening lead not flagged: %+v", v)
+	}
+	if v := r.View(s, 0); v.OpeningLead {
+		t.Fatal("opening lead still flagged after ♣2 was played")
+	}
+}
