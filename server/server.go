@@ -168,7 +168,7 @@ type WSConfig struct {
 	SendBuffer int           // queued frames per connection; default 64
 	// Rate and Burst bound client messages per second per connection.
 	Rate  float64 // default 20
-	Burst int     // default 40
+	Burst int     // default 20: with SendBuffer/2 for refusals, a burst never overflows the queue
 }
 
 func (w WSConfig) withDefaults() WSConfig {
@@ -191,7 +191,7 @@ func (w WSConfig) withDefaults() WSConfig {
 		w.Rate = 20
 	}
 	if w.Burst == 0 {
-		w.Burst = 40
+		w.Burst = 20
 	}
 	return w
 }

@@ -4,7 +4,11 @@ package threemonks
 // monk must decide (s.Pending), the game ends, or the round ends and the next
 // round's choosing begins. Every step appends its public Event.
 
-func (s *State) emit(e Event) { s.Events = append(s.Events, e) }
+func (s *State) emit(e Event) {
+	if !s.quiet {
+		s.Events = append(s.Events, e)
+	}
+}
 
 // next is the seat clockwise after seat ("left").
 func (s *State) next(seat int) int { return (seat + 1) % s.N }
@@ -37,7 +41,9 @@ func (s *State) over() bool { return s.Winner >= 0 || s.Draw }
 // reveal turns the chosen cards face up and starts resolving the round.
 func (s *State) reveal() {
 	s.Revealed = append([]Card(nil), s.Secret.Choices...)
-	s.emit(Event{Kind: EvReveal, Seat: -1, Cards: cloneCards(s.Revealed)})
+	if !s.quiet {
+		s.emit(Event{Kind: EvReveal, Seat: -1, Cards: cloneCards(s.Revealed)})
+	}
 	s.Cur = Cursor{}
 	s.run()
 }
@@ -88,7 +94,9 @@ func (s *State) beginPhase(phase Card) {
 	s.Cur.Started = true
 	s.Cur.Order = s.participants(phase)
 	s.Runs.add(phase)
-	s.emit(Event{Kind: EvPhase, Seat: -1, Phase: phase, Seats: append([]int{}, s.Cur.Order...)})
+	if !s.quiet {
+		s.emit(Event{Kind: EvPhase, Seat: -1, Phase: phase, Seats: append([]int{}, s.Cur.Order...)})
+	}
 	switch phase {
 	case Fetch:
 		s.fetch(s.Cur.Order)

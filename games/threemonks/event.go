@@ -39,9 +39,20 @@ const (
 	PlaceCentre = "centre"
 )
 
-func placeWater(seat int) string { return "water:" + strconv.Itoa(seat) }
-func placeItem(seat int) string  { return "item:" + strconv.Itoa(seat) }
-func placeSeat(seat int) string  { return "seat:" + strconv.Itoa(seat) }
+// Place names per seat, built once: events are made in the bots' inner loop.
+var waterPlaces, itemPlaces, seatPlaces = places("water:"), places("item:"), places("seat:")
+
+func places(prefix string) []string {
+	out := make([]string, MaxPlayers)
+	for i := range out {
+		out[i] = prefix + strconv.Itoa(i)
+	}
+	return out
+}
+
+func placeWater(seat int) string { return waterPlaces[seat] }
+func placeItem(seat int) string  { return itemPlaces[seat] }
+func placeSeat(seat int) string  { return seatPlaces[seat] }
 
 // PlaceSeat returns the seat a "water:", "item:" or "seat:" place names, or
 // -1 for the supply and the centre.

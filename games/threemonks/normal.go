@@ -12,7 +12,7 @@ func fromView(v View) State {
 	s := State{
 		N: v.NumPlayers, Round: v.Round, Water: make([]int, v.NumPlayers), Items: make([]Item, v.NumPlayers),
 		Holder: v.Holder, Centre: v.Centre, Last: append([]Card(nil), v.LastCards...),
-		Winner: -1, Secret: Secret{Choices: make([]Card, v.NumPlayers)},
+		Winner: -1, Secret: Secret{Choices: make([]Card, v.NumPlayers)}, quiet: true,
 	}
 	for i, m := range v.Monks {
 		s.Water[i], s.Items[i] = m.Water, m.Item

@@ -35,6 +35,8 @@ type State struct {
 	Winner     int       `json:"winner"` // seat, or -1
 	Draw       bool      `json:"draw,omitempty"`
 	Secret     Secret    `json:"secret"`
+	// quiet skips the event record, for the normal bot's simulations.
+	quiet bool
 }
 
 // Secret is what no view may show: the cards chosen this round before the
