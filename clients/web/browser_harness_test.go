@@ -1,0 +1,260 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+// The browser harness shared by every *_browser_test.go of the web client:
+// one headless chromium per test, one browser context (its own cookies and
+// localStorage, so its own person) per Page, helpers that wait for
+// conditions instead of sleeping, and screenshots of every page on failure.
+
+// stepTimeout bounds one helper call (a click, a wait for a condition).
+const stepTimeout = 20 * time.Second
+
+// findChromium returns the path of a chromium-like browser, or "".
+func findChromium() string {
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Browser is one headless chromium owned by a test.
+type Browser struct {
+	t   *testing.T
+	ctx context.Context // has run once, so children share the browser
+
+	mu    sync.Mutex
+	pages []*Page // every page, for screenshots on failure
+}
+
+// StartBrowser starts chromium for t (or skips t when there is none) and
+// stops it when t ends.
+func StartBrowser(t *testing.T) *Browser {
+	t.Helper()
+	path := findChromium()
+	if path == "" {
+		t.Skip("no chromium on PATH: browser tests skipped")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("lang", "en-US"),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	return &Browser{t: t, ctx: ctx}
+}
+
+// Page is one tab in its own browser context: a separate person, with
+// separate localStorage.
+type Page struct {
+	b    *Browser
+	t    *testing.T
+	name string
+	ctx  context.Context
+}
+
+// NewPage opens a fresh browser context named name (used in failure
+// messages and screenshot file names).
+func (b *Browser) NewPage(name string) *Page {
+	b.t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	b.t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		b.t.Fatalf("%s: open a browser context: %v", name, err)
+	}
+	p := &Page{b: b, t: b.t, name: name, ctx: ctx}
+	b.mu.Lock()
+	b.pages = append(b.pages, p)
+	b.mu.Unlock()
+	return p
+}
+
+// Fail takes a screenshot of every page, then fails the test.
+func (p *Page) Fail(format string, args ...any) {
+	p.t.Helper()
+	p.b.Screenshots()
+	p.t.Fatalf(p.name+": "+format, args...)
+}
+
+// Screenshots saves a full-page PNG of every page into
+// $CHAGUAN_SCREENSHOTS, or t.TempDir() when that is unset, and logs the
+// paths.
+func (b *Browser) Screenshots() {
+	dir := os.Getenv("CHAGUAN_SCREENSHOTS")
+	if dir == "" {
+		dir = b.t.TempDir()
+	}
+	b.mu.Lock()
+	pages := append([]*Page(nil), b.pages...)
+	b.mu.Unlock()
+	for _, p := range pages {
+		ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		cancel()
+		if err != nil {
+			b.t.Logf("%s: screenshot: %v", p.name, err)
+			continue
+		}
+		f := filepath.Join(dir, fmt.Sprintf("%s-%s.png", sanitize(b.t.Name()), p.name))
+		if err := os.WriteFile(f, png, 0o644); err != nil {
+			b.t.Logf("%s: screenshot: %v", p.name, err)
+			continue
+		}
+		b.t.Logf("%s: screenshot in %s", p.name, f)
+	}
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// Do runs actions with the step timeout and fails the test on an error.
+func (p *Page) Do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.Fail("%s: %v", what, err)
+	}
+}
+
+// Open navigates to url and waits for the app's main element.
+func (p *Page) Open(url string) {
+	p.t.Helper()
+	p.Do("open "+url, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("#view")))
+}
+
+// Click clicks the first element matching the CSS selector once visible.
+func (p *Page) Click(sel string) {
+	p.t.Helper()
+	p.Do("click "+sel, chromedp.ScrollIntoView(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+}
+
+// Type replaces the value of an input with text, as typed keys.
+func (p *Page) Type(sel, text string) {
+	p.t.Helper()
+	p.Do("type into "+sel, chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+// ClickXY clicks at viewport coordinates.
+func (p *Page) ClickXY(x, y float64) {
+	p.t.Helper()
+	p.Do(fmt.Sprintf("click at %.0f,%.0f", x, y), chromedp.MouseClickXY(x, y))
+}
+
+// WaitJS waits until the JavaScript expression is truthy.
+func (p *Page) WaitJS(what, expr string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		got := p.evalString(`document.querySelector("#view") ? document.querySelector("#view").innerText.slice(0, 600) : ""`)
+		p.Fail("waiting for %s (%s): %v\npage text:\n%s", what, expr, err, got)
+	}
+}
+
+// WaitText waits until the first element matching sel contains text.
+func (p *Page) WaitText(sel, text string) {
+	p.t.Helper()
+	p.WaitJS(fmt.Sprintf("%q in %s", text, sel),
+		fmt.Sprintf(`(() => { const e = document.querySelector(%s); return !!e && e.textContent.includes(%s); })()`, jsString(sel), jsString(text)))
+}
+
+// Text returns the text content of the first element matching sel, "" if none.
+func (p *Page) Text(sel string) string {
+	p.t.Helper()
+	return p.evalString(fmt.Sprintf(`(() => { const e = document.querySelector(%s); return e ? e.textContent : ""; })()`, jsString(sel)))
+}
+
+func (p *Page) evalString(expr string) string {
+	var s string
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		return "(" + err.Error() + ")"
+	}
+	return s
+}
+
+// Eval evaluates a JavaScript expression on p and decodes its JSON value.
+func Eval[T any](p *Page, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		p.Fail("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// setSelect sets a <select>'s value and fires its change event.
+func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
+		const s = document.querySelector(%s);
+		if (!s) throw new Error("no select " + %s);
+		s.value = %s;
+		s.dispatchEvent(new Event("change", {bubbles: true}));
+	})()`, jsString(sel), jsString(sel), jsString(value)))
+}
+
+// startServer starts the lead's test server (in-memory store, bots with no
+// delay, closed when t ends) and returns its base URL.
+func startServer(t *testing.T) string {
+	t.Helper()
+	return servertest.Start(t, servertest.Options{}).URL
+}
