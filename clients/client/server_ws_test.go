@@ -44,7 +44,9 @@ func myTurn(c *client.Conn) func(*protocol.State) bool {
 	return func(st *protocol.State) bool { return st.Ctx.Started && st.Ctx.CurrentPlayer == c.PlayerID() }
 }
 
-func gameOver(st *protocol.State) bool { return string(st.Ctx.Gameover) != "null" && len(st.Ctx.Gameover) > 0 }
+func gameOver(st *protocol.State) bool {
+	return string(st.Ctx.Gameover) != "null" && len(st.Ctx.Gameover) > 0
+}
 
 // TestServerGame plays Gomoku to the end with two seats and a spectator:
 // black fills rows left to right and wins on the anti-diagonal at move 61.
