@@ -8,6 +8,7 @@ import (
 
 	"github.com/chaguan/chaguan/clients/client"
 	"github.com/chaguan/chaguan/protocol"
+	"github.com/chaguan/chaguan/server"
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
@@ -51,7 +52,9 @@ func gameOver(st *protocol.State) bool {
 // TestServerGame plays Gomoku to the end with two seats and a spectator:
 // black fills rows left to right and wins on the anti-diagonal at move 61.
 func TestServerGame(t *testing.T) {
-	srv := servertest.Start(t, servertest.Options{})
+	// The default limit (20 messages/s per connection) would refuse a game
+	// played at machine speed.
+	srv := servertest.Start(t, servertest.Options{WS: server.WSConfig{Rate: 1e6, Burst: 1000}})
 	l := client.NewLobby(srv.URL, nil)
 	id, seats := gomokuMatch(t, l, 2)
 	conns := []*client.Conn{dial(t, srv.URL, id, seats[0]), dial(t, srv.URL, id, seats[1])}

@@ -30,6 +30,9 @@ func TestParseFlags(t *testing.T) {
 		{name: "negative idle", args: []string{"-idle", "-1"}, wantErr: "-idle"},
 		{name: "too long", args: []string{"-duration", "11m"}, wantErr: "-duration"},
 		{name: "too short", args: []string{"-duration", "1ms"}, wantErr: "-duration"},
+		{name: "no pacing", args: []string{"-seat-rate", "0", "-seat-burst", "0"}},
+		{name: "negative rate", args: []string{"-seat-rate", "-1"}, wantErr: "-seat-rate"},
+		{name: "rate without burst", args: []string{"-seat-rate", "5", "-seat-burst", "0"}, wantErr: "-seat-rate"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected"},
 	}
 	for _, tc := range tests {

@@ -46,6 +46,11 @@ type config struct {
 	SetupLimit  int           // matches being set up at once
 	AllowRemote bool
 	Progress    bool // print a line per second (text mode only)
+	// SeatRate and SeatBurst pace each seat's moves (a token bucket) to stay
+	// under the server's per-connection message limit; SeatRate 0 means
+	// no pacing.
+	SeatRate  float64
+	SeatBurst int
 }
 
 func main() {
@@ -91,6 +96,8 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.IntVar(&c.SetupLimit, "setup-concurrency", 32, "matches set up at once")
 	fs.BoolVar(&c.AllowRemote, "allow-remote", false, "allow a -url that is not a loopback address")
 	fs.BoolVar(&c.Progress, "progress", true, "print moves per second every second (text mode)")
+	fs.Float64Var(&c.SeatRate, "seat-rate", 19, "moves per second per seat, 0 for no pacing (the server refuses over 20/s by default)")
+	fs.IntVar(&c.SeatBurst, "seat-burst", 19, "burst of the per-seat pacing")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -111,6 +118,8 @@ func (c config) check() error {
 		return fmt.Errorf("-duration %s: must be %s-%s", c.Duration, minDuration, maxDuration)
 	case c.MoveTimeout <= 0:
 		return fmt.Errorf("-move-timeout %s: must be positive", c.MoveTimeout)
+	case c.SeatRate < 0 || (c.SeatRate > 0 && c.SeatBurst < 1):
+		return fmt.Errorf("-seat-rate %g -seat-burst %d: rate must be 0 or more, burst 1 or more", c.SeatRate, c.SeatBurst)
 	case c.SetupLimit < 1 || c.SetupLimit > 1000:
 		return fmt.Errorf("-setup-concurrency %d: must be 1-1000", c.SetupLimit)
 	}

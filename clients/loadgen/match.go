@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/chaguan/chaguan/clients/client"
 	"github.com/chaguan/chaguan/protocol"
 )
@@ -106,7 +108,7 @@ func (r *runner) play(ctx context.Context, conns [2]*client.Conn, out *[2]sample
 		go func() {
 			defer wg.Done()
 			defer cancel() // one seat stopping stops the other
-			r.playSeat(ctx, conns[seat], &p, &out[seat])
+			r.playSeat(ctx, conns[seat], &p, &out[seat], r.pacer())
 		}()
 	}
 	wg.Wait()
@@ -115,7 +117,7 @@ func (r *runner) play(ctx context.Context, conns [2]*client.Conn, out *[2]sample
 // playSeat moves whenever the seat's view says it is its turn, until the
 // game is over. It moves at most once per state, except to retry a refusal
 // (after a pause).
-func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *samples) {
+func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *samples, pace *rate.Limiter) {
 	me := c.PlayerID()
 	moved := int64(-1) // the stateID of the last state this seat moved on
 	st := c.Latest()
@@ -129,6 +131,9 @@ func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *sa
 		if st.Ctx.Started && st.Ctx.CurrentPlayer == me && st.StateID > moved {
 			if sent := p.pending.Swap(0); sent != 0 {
 				s.opp = append(s.opp, time.Since(time.Unix(0, sent)))
+			}
+			if pace.Wait(ctx) != nil { // not timed: the pause is ours
+				return
 			}
 			next, ok := r.moveOnce(ctx, c, st, p, s)
 			if !ok {
@@ -191,6 +196,15 @@ func (r *runner) moveOnce(ctx context.Context, c *client.Conn, st *protocol.Stat
 		r.errs.add(errKind("sync", err))
 	}
 	return nil, true
+}
+
+// pacer returns a new connection's move pacing: one token per message, as
+// the server counts them (rate.Inf when pacing is off).
+func (r *runner) pacer() *rate.Limiter {
+	if r.cfg.SeatRate == 0 {
+		return rate.NewLimiter(rate.Inf, 0)
+	}
+	return rate.NewLimiter(rate.Limit(r.cfg.SeatRate), r.cfg.SeatBurst)
 }
 
 // firstEmpty scans the Gomoku view's board row by row for an empty point.
