@@ -98,10 +98,11 @@ function mount(el, api) {
   const layout = () => {
     const n = (G() && G().size) || 15;
     const avail = Math.max(200, wrap.clientWidth || el.clientWidth || 360);
-    const tall = Math.max(300, window.innerHeight - 160);
+    const tall = Math.max(320, window.innerHeight - 250);
     const w = Math.floor(Math.min(avail, 760, tall));
     const cell = w / (n - 1 + 1.8);
     geom = { w, n, cell, pad: cell * 0.9 };
+    status.style.maxWidth = w + "px";
   };
 
   const draw = (now) => {
@@ -308,10 +309,11 @@ function injectStyle() {
   if (styled) return;
   styled = true;
   const css = `
-.gomoku { display: grid; gap: 10px; justify-items: center; }
-.gomoku-board-wrap { width: 100%; display: flex; justify-content: center; }
+.gomoku { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
+.gomoku > * { justify-self: center; }
+.gomoku > .gomoku-board-wrap { justify-self: stretch; display: flex; justify-content: center; overflow: hidden; padding: 4px 0 14px; }
 .gomoku-canvas { display: block; border-radius: 10px; box-shadow: 0 2px 4px rgba(59,37,24,.25), 0 12px 30px rgba(59,37,24,.28); touch-action: manipulation; }
-.gomoku-status { width: 100%; max-width: 760px; }
+.gomoku-status { width: 100%; }
 .gomoku-players { display: flex; align-items: center; justify-content: center; gap: 10px; flex-wrap: wrap; width: 100%; }
 .gomoku-player { display: flex; align-items: center; gap: 8px; padding: 6px 12px; border-radius: 999px; background: var(--card); border: 1px solid var(--line); box-shadow: var(--shadow); transition: box-shadow .2s, border-color .2s; }
 .gomoku-player.active { border-color: var(--jade); box-shadow: 0 0 0 3px var(--jade-light); }

@@ -2,7 +2,7 @@
 // are marked. Text is at most 500 characters (the server's limit).
 
 import { h, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, lang } from "./i18n.js";
 import { toast } from "./toast.js";
 
 const MAX_CHAT = 500;
@@ -49,7 +49,7 @@ export function createChat({ send }) {
   const line = (m) => {
     const spectator = !m.from;
     const when = m.at ? new Date(m.at) : new Date();
-    const hhmm = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const hhmm = when.toLocaleTimeString(lang() === "zh" ? "zh-CN" : "en-GB", { hour: "2-digit", minute: "2-digit" });
     return h("li", { class: "chat-line" + (!spectator && m.from === you ? " mine" : "") },
       h("span", { class: "chat-meta" },
         h("b", { class: "chat-name" }, m.name || "?"),
