@@ -1,0 +1,206 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chaguan/chaguan/rooms"
+)
+
+// listBatch is how many records List fetches per pipelined round trip.
+const listBatch = 256
+
+func (s *Store) ttlMs() int64 { return s.ttl.Milliseconds() }
+
+// Create adds the match to its game's index, then stores the record with
+// the TTL unless its key exists (rooms.ErrExists). Two round trips: the
+// index is in another slot, so it cannot share the script. An index entry
+// whose record never got written is removed by a later List.
+func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
+	if err := checkRecord(rec); err != nil {
+		return err
+	}
+	if s.closed() {
+		return errClosed
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
+	}
+	// The index entry comes first so that a List running meanwhile never
+	// sees the record unindexed; it is scored with the store's clock, which
+	// unindexScript relies on.
+	z := redis.Z{Score: float64(s.now().UnixMilli()), Member: rec.ID}
+	if err := s.c.ZAdd(ctx, s.indexKey(rec.Game), z).Err(); err != nil {
+		return unavailable("index match", rec.ID, err)
+	}
+	n, err := createScript.Run(ctx, s.c, []string{s.recKey(rec.ID)},
+		rec.StateID, data, s.ttlMs()).Int64()
+	if err != nil {
+		return unavailable("create match", rec.ID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s", rooms.ErrExists, rec.ID)
+	}
+	return nil
+}
+
+// Get returns the record; rooms.ErrNotFound if there is none or it expired.
+func (s *Store) Get(ctx context.Context, id string) (*rooms.Record, error) {
+	if s.closed() {
+		return nil, errClosed
+	}
+	data, err := s.c.HGet(ctx, s.recKey(id), "rec").Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, fmt.Errorf("%w: %s", rooms.ErrNotFound, id)
+	}
+	if err != nil {
+		return nil, unavailable("get match", id, err)
+	}
+	return decode(id, data)
+}
+
+func decode(id string, data []byte) (*rooms.Record, error) {
+	rec := new(rooms.Record)
+	if err := json.Unmarshal(data, rec); err != nil {
+		return nil, fmt.Errorf("redisstore: match %s: stored record is not valid: %w", id, err)
+	}
+	return rec, nil
+}
+
+// Update is one EVALSHA of updateScript: compare the stored stateID with
+// prev, write the record, renew the TTL and publish it to the match's
+// subscribers. rec.StateID must be greater than prev. rooms.ErrConflict if
+// the stored StateID differs, rooms.ErrNotFound if the record is gone; then
+// nothing changes. An ErrUnavailable error does not say whether the script
+// ran (the reply may be what was lost): re-read with Get.
+func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	if err := checkRecord(rec); err != nil {
+		return err
+	}
+	if rec.StateID <= prev {
+		return fmt.Errorf("redisstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.StateID, prev)
+	}
+	if s.closed() {
+		return errClosed
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
+	}
+	res, err := updateScript.Run(ctx, s.c,
+		[]string{s.recKey(rec.ID), s.eventsChannel(rec.ID)},
+		strconv.FormatInt(prev, 10), rec.StateID, data, s.ttlMs()).Result()
+	if err != nil {
+		return unavailable("update match", rec.ID, err)
+	}
+	switch v := res.(type) {
+	case int64:
+		if v == 1 {
+			return nil
+		}
+		return fmt.Errorf("%w: %s", rooms.ErrNotFound, rec.ID)
+	case string:
+		return fmt.Errorf("%w: match %s is at stateID %s, not %d", rooms.ErrConflict, rec.ID, v, prev)
+	}
+	return fmt.Errorf("redisstore: update match %s: unexpected script reply %#v", rec.ID, res)
+}
+
+// List reads the game's index, fetches the records in pipelined batches of
+// HGETs (safe across cluster slots: go-redis splits a pipeline by node) and
+// removes from the index the IDs whose records expired.
+func (s *Store) List(ctx context.Context, game string) ([]*rooms.Record, error) {
+	if s.closed() {
+		return nil, errClosed
+	}
+	index := s.indexKey(game)
+	entries, err := s.c.ZRangeWithScores(ctx, index, 0, -1).Result()
+	if err != nil {
+		return nil, unavailable("list game", game, err)
+	}
+	out := make([]*rooms.Record, 0, len(entries))
+	var expired []string
+	// An ID indexed at or after cutoff may belong to a Create in progress
+	// (indexed, record not yet written): leave it.
+	cutoff := s.now().Add(-s.ttl).UnixMilli()
+	for batch := range slices.Chunk(entries, listBatch) {
+		cmds := make([]*redis.StringCmd, len(batch))
+		_, err := s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for i, z := range batch {
+				cmds[i] = p.HGet(ctx, s.recKey(z.Member.(string)), "rec")
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return nil, unavailable("list game", game, err)
+		}
+		for i, z := range batch {
+			id := z.Member.(string)
+			data, err := cmds[i].Bytes()
+			switch {
+			case errors.Is(err, redis.Nil):
+				if int64(z.Score) < cutoff {
+					expired = append(expired, id)
+				}
+				continue
+			case err != nil:
+				return nil, unavailable("list game", game, err)
+			}
+			rec, err := decode(id, data)
+			if err != nil {
+				return nil, err
+			}
+			if rec.Game == game {
+				out = append(out, rec)
+			}
+		}
+	}
+	s.unindex(ctx, index, expired, cutoff)
+	return out, nil
+}
+
+// unindex removes expired IDs from an index, best effort: a failure only
+// leaves them for the next List.
+func (s *Store) unindex(ctx context.Context, index string, ids []string, cutoff int64) {
+	if len(ids) == 0 {
+		return
+	}
+	s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			unindexScript.Run(ctx, p, []string{index}, id, cutoff)
+		}
+		return nil
+	})
+}
+
+// Publish sends a chat event to the match's subscribers in every process;
+// rooms.ErrNotFound if the match does not exist. One round trip.
+func (s *Store) Publish(ctx context.Context, id string, ev rooms.Event) error {
+	switch {
+	case ev.Record != nil:
+		return errors.New("redisstore: Publish sends chat only; records are published by Update")
+	case ev.Chat == nil:
+		return errors.New("redisstore: Publish needs a chat event")
+	}
+	if s.closed() {
+		return errClosed
+	}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("redisstore: encode event for match %s: %w", id, err)
+	}
+	n, err := publishScript.Run(ctx, s.c, []string{s.recKey(id), s.eventsChannel(id)}, data).Int64()
+	if err != nil {
+		return unavailable("publish to match", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: %s", rooms.ErrNotFound, id)
+	}
+	return nil
+}

@@ -1,0 +1,160 @@
+// Package redisstore is the rooms.Store that several server processes share:
+// match records in Redis (or a Redis Cluster), compare-and-set in one Lua
+// script per Update, events over Redis pub/sub. docs/storage.md describes
+// the key layout and the scripts.
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chaguan/chaguan/rooms"
+)
+
+// Options configure a Store.
+type Options struct {
+	// URL is the server's address, e.g. "redis://:password@host:6379/0" or
+	// "rediss://…" (see redis.ParseURL). Ignored when Client is set.
+	URL string
+	// Client is an existing client (a *redis.Client, a *redis.ClusterClient,
+	// …). The store uses it as it is and does not close it.
+	Client redis.UniversalClient
+	// TTL is how long a record lives after its last write; default
+	// rooms.DefaultTTL.
+	TTL time.Duration
+	// Prefix starts every key and channel name; default "chaguan".
+	Prefix string
+	// Now is the clock the per-game index is scored and cleaned with;
+	// default time.Now.
+	Now func() time.Time
+	// Buffer is the capacity of each subscriber's channel; default 64. A
+	// subscriber whose channel is full misses events.
+	Buffer int
+}
+
+// Store is a Redis rooms.Store. All methods are safe for concurrent use.
+type Store struct {
+	c      redis.UniversalClient
+	owned  bool // c was made by New, so Close closes it
+	ttl    time.Duration
+	prefix string
+	now    func() time.Time
+	hub    *hub
+
+	closeOnce sync.Once
+}
+
+var _ rooms.Store = (*Store)(nil)
+
+// New connects to Redis, checks it answers (PING) and loads the scripts.
+// Errors wrap rooms.ErrUnavailable when Redis cannot be reached.
+func New(ctx context.Context, o Options) (*Store, error) {
+	if o.TTL <= 0 {
+		o.TTL = rooms.DefaultTTL
+	}
+	if o.Prefix == "" {
+		o.Prefix = "chaguan"
+	}
+	if strings.ContainsAny(o.Prefix, "{}") {
+		return nil, fmt.Errorf("redisstore: prefix %q must not contain { or }: they would change the hash tag", o.Prefix)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Buffer <= 0 {
+		o.Buffer = 64
+	}
+	s := &Store{c: o.Client, ttl: o.TTL, prefix: o.Prefix, now: o.Now}
+	where := "the given client"
+	if s.c == nil {
+		if o.URL == "" {
+			return nil, errors.New("redisstore: Options need a URL or a Client")
+		}
+		opt, err := redis.ParseURL(o.URL)
+		if err != nil {
+			return nil, fmt.Errorf("redisstore: bad Redis URL: %w", err)
+		}
+		s.c, s.owned, where = redis.NewClient(opt), true, opt.Addr
+	}
+	if err := s.c.Ping(ctx).Err(); err != nil {
+		s.closeClient()
+		return nil, fmt.Errorf("%w: redisstore: no answer from Redis at %s: %w", rooms.ErrUnavailable, where, err)
+	}
+	// Loading the scripts now makes every EVALSHA hit, so an Update is one
+	// round trip from the first; Run still falls back to EVAL after a
+	// SCRIPT FLUSH or a failover.
+	for _, sc := range []*redis.Script{createScript, updateScript, publishScript, unindexScript} {
+		if err := sc.Load(ctx, s.c).Err(); err != nil {
+			s.closeClient()
+			return nil, fmt.Errorf("%w: redisstore: SCRIPT LOAD at %s: %w", rooms.ErrUnavailable, where, err)
+		}
+	}
+	s.hub = newHub(s.c, o.Buffer)
+	return s, nil
+}
+
+// recKey is the hash holding a match's record: fields sid (the StateID, in
+// decimal) and rec (the record's JSON). The braces make every key of one
+// match hash to the same Redis Cluster slot.
+func (s *Store) recKey(id string) string { return s.prefix + ":{" + id + "}:rec" }
+
+// eventsChannel is the pub/sub channel of a match's events (JSON of
+// rooms.Event), in the same slot as its record.
+func (s *Store) eventsChannel(id string) string { return s.prefix + ":{" + id + "}:events" }
+
+// indexKey is the sorted set of a game's match IDs scored by creation time
+// (Unix ms). It lives in a slot of its own.
+func (s *Store) indexKey(game string) string { return s.prefix + ":games:" + game }
+
+// unavailable wraps a Redis or network error: errors.Is finds both
+// rooms.ErrUnavailable and the cause (a context error, say).
+func unavailable(op, id string, err error) error {
+	return fmt.Errorf("%w: redisstore: %s %s: %w", rooms.ErrUnavailable, op, id, err)
+}
+
+// checkRecord refuses records the store cannot keep.
+func checkRecord(rec *rooms.Record) error {
+	switch {
+	case rec == nil:
+		return errors.New("redisstore: nil record")
+	case rec.ID == "":
+		return errors.New("redisstore: record has no ID")
+	case strings.ContainsAny(rec.ID, "{}"):
+		return fmt.Errorf("redisstore: match ID %q must not contain { or }", rec.ID)
+	case rec.Game == "":
+		return fmt.Errorf("redisstore: record %q has no game", rec.ID)
+	}
+	return nil
+}
+
+// Close ends every subscription (closing the subscribers' channels) and
+// closes the client if New made it. Later calls fail with
+// rooms.ErrUnavailable. It is idempotent and returns the first close error.
+func (s *Store) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.hub.close()
+		err = s.closeClient()
+	})
+	return err
+}
+
+func (s *Store) closeClient() error {
+	if !s.owned {
+		return nil
+	}
+	return s.c.Close()
+}
+
+// errClosed is returned after Close when the client is not the store's own
+// (an owned client answers redis.ErrClosed by itself).
+var errClosed = fmt.Errorf("%w: redisstore is closed", rooms.ErrUnavailable)
+
+// closed reports whether Close was called.
+func (s *Store) closed() bool { return s.hub.isClosed() }

@@ -1,0 +1,55 @@
+package redisstore
+
+import "github.com/redis/go-redis/v9"
+
+// Every script touches keys of one slot only: the record hash and the events
+// channel of one match (same hash tag), or one index key.
+
+// createScript stores a new record unless the key exists.
+// KEYS[1] record hash. ARGV[1] stateID, ARGV[2] record JSON, ARGV[3] TTL ms.
+// Returns 1 when created, 0 when the key exists.
+var createScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'sid', ARGV[1], 'rec', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`)
+
+// updateScript is the compare-and-set: it replaces the record only if the
+// stored stateID is ARGV[1], renews the TTL and publishes the event
+// {"record":<record JSON>} to the match's channel.
+// KEYS[1] record hash, KEYS[2] events channel.
+// ARGV[1] prev stateID, ARGV[2] new stateID, ARGV[3] record JSON, ARGV[4] TTL ms.
+// Returns 1 when updated, 0 when the record is missing, or the stored
+// stateID (a string) on a conflict.
+var updateScript = redis.NewScript(`
+local sid = redis.call('HGET', KEYS[1], 'sid')
+if not sid then return 0 end
+if sid ~= ARGV[1] then return sid end
+redis.call('HSET', KEYS[1], 'sid', ARGV[2], 'rec', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PUBLISH', KEYS[2], '{"record":' .. ARGV[3] .. '}')
+return 1
+`)
+
+// publishScript publishes an event if the match exists.
+// KEYS[1] record hash, KEYS[2] events channel. ARGV[1] event JSON.
+// Returns 1 when published, 0 when the record is missing.
+var publishScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('PUBLISH', KEYS[2], ARGV[1])
+return 1
+`)
+
+// unindexScript removes a match ID from a game's index only if its score is
+// still below the cutoff, so that an ID created again meanwhile (which
+// rescored it) stays listed.
+// KEYS[1] index. ARGV[1] match ID, ARGV[2] cutoff (Unix ms).
+// Returns the number of IDs removed (0 or 1).
+var unindexScript = redis.NewScript(`
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) < tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+`)
