@@ -50,7 +50,7 @@ func openIdle(ctx context.Context, cfg config, lobby *client.Lobby, hc *http.Cli
 		rep.Note = "create: " + err.Error()
 		return rep, nil
 	}
-	before, err := scrape(ctx, hc, cfg.URL)
+	before, err := scrape(ctx, hc, cfg.URL, memMetrics)
 	if err != nil {
 		rep.Note = err.Error()
 	}
@@ -78,7 +78,7 @@ func openIdle(ctx context.Context, cfg config, lobby *client.Lobby, hc *http.Cli
 	}
 	rep.Conns, rep.Failed = len(open), cfg.Idle-len(open)
 	sleep(ctx, idleSettle)
-	after, err := scrape(ctx, hc, cfg.URL)
+	after, err := scrape(ctx, hc, cfg.URL, memMetrics)
 	if err != nil || before == nil {
 		if err != nil {
 			rep.Note = err.Error()
@@ -95,8 +95,9 @@ func openIdle(ctx context.Context, cfg config, lobby *client.Lobby, hc *http.Cli
 	return rep, open
 }
 
-// scrape reads the unlabelled samples of memMetrics from baseURL/metrics.
-func scrape(ctx context.Context, hc *http.Client, baseURL string) (map[string]float64, error) {
+// scrape reads the unlabelled samples of the named metrics from
+// baseURL/metrics.
+func scrape(ctx context.Context, hc *http.Client, baseURL string, names []string) (map[string]float64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(baseURL, "/")+"/metrics", nil)
 	if err != nil {
 		return nil, err
@@ -109,13 +110,13 @@ func scrape(ctx context.Context, hc *http.Client, baseURL string) (map[string]fl
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("metrics: HTTP %d", resp.StatusCode)
 	}
-	return parseMetrics(io.LimitReader(resp.Body, 16<<20))
+	return parseMetrics(io.LimitReader(resp.Body, 16<<20), names)
 }
 
-// parseMetrics picks memMetrics out of the Prometheus text format.
-func parseMetrics(r io.Reader) (map[string]float64, error) {
+// parseMetrics picks the named metrics out of the Prometheus text format.
+func parseMetrics(r io.Reader, names []string) (map[string]float64, error) {
 	want := map[string]bool{}
-	for _, m := range memMetrics {
+	for _, m := range names {
 		want[m] = true
 	}
 	out := map[string]float64{}
@@ -134,7 +135,7 @@ func parseMetrics(r io.Reader) (map[string]float64, error) {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("metrics: none of %v found", memMetrics)
+		return nil, fmt.Errorf("metrics: none of %v found", names)
 	}
 	return out, nil
 }

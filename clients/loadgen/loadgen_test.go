@@ -98,7 +98,7 @@ go_memstats_heap_inuse_bytes 1.2e+07
 go_gc_duration_seconds{quantile="0.5"} 0.001
 process_resident_memory_bytes 3.3554432e+07
 `
-	got, err := parseMetrics(strings.NewReader(text))
+	got, err := parseMetrics(strings.NewReader(text), memMetrics)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ process_resident_memory_bytes 3.3554432e+07
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("parseMetrics = %v, want %v", got, want)
 	}
-	if _, err := parseMetrics(strings.NewReader("other_metric 1\n")); err == nil {
+	if _, err := parseMetrics(strings.NewReader("other_metric 1\n"), memMetrics); err == nil {
 		t.Fatal("metrics without any wanted gauge accepted")
 	}
 }

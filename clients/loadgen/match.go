@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -25,6 +26,7 @@ const (
 type runner struct {
 	cfg   config
 	lobby *client.Lobby
+	hc    *http.Client // for /metrics
 	errs  errorCounts
 	moves atomic.Int64 // accepted moves
 	games atomic.Int64 // matches played to their end
@@ -61,6 +63,9 @@ func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.Wait
 			continue
 		}
 		r.play(ctx, conns, out)
+		if ctx.Err() != nil {
+			resign(conns[0])
+		}
 		for _, c := range conns {
 			c.Close()
 		}
@@ -196,6 +201,24 @@ func (r *runner) moveOnce(ctx context.Context, c *client.Conn, st *protocol.Stat
 		r.errs.add(errKind("sync", err))
 	}
 	return nil, true
+}
+
+// resign ends a match the run left unfinished, so that no bot takes over
+// its seats once the players' grace period ends and loads the server after
+// the run. Best effort: a rate-limited resign is retried twice.
+func resign(c *client.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	for range 3 {
+		if over(c.Latest()) {
+			return
+		}
+		_, err := c.Move(ctx, "resign")
+		if !client.IsCode(err, protocol.CodeRateLimited) {
+			return
+		}
+		sleep(ctx, time.Second/10)
+	}
 }
 
 // pacer returns a new connection's move pacing: one token per message, as

@@ -39,7 +39,7 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 		rep.Idle = idle
 		defer closeAll(conns)
 	}
-	r := &runner{cfg: cfg, lobby: lobby}
+	r := &runner{cfg: cfg, lobby: lobby, hc: hc}
 	r.playFor(ctx, rep, progress)
 	return rep, nil
 }
@@ -64,12 +64,14 @@ func (r *runner) playFor(ctx context.Context, rep *report, progress io.Writer) {
 	}
 	ready.Wait()
 	rep.SetupMs = ms(time.Since(setupBegin))
+	cpu0 := markCPU(ctx, r.hc, r.cfg.URL)
 	begin := time.Now()
 	close(start)
 	r.tick(ctx, begin, rep, progress)
 	rep.Seconds = time.Since(begin).Seconds()
 	rep.Moves = r.moves.Load()
 	rep.Games = r.games.Load()
+	rep.CPU = markCPU(ctx, r.hc, r.cfg.URL).since(cpu0, rep.Moves)
 	stop()
 	done.Wait()
 	if rep.Seconds > 0 {

@@ -42,6 +42,20 @@ func TestSmoke(t *testing.T) {
 	if !strings.Contains(out.String(), "summary: matches=2") {
 		t.Fatalf("no summary line in:\n%s", out.String())
 	}
+	// Every started match is over: the run resigned what it left unfinished.
+	recs, err := srv.Store.List(ctx, gameName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		started := rec.Seats[0].Taken() && rec.Seats[1].Taken()
+		if started && len(rec.Gameover) == 0 {
+			t.Errorf("match %s left unfinished at stateID %d", rec.ID, rec.StateID)
+		}
+	}
+	if rep.CPU == nil || rep.CPU.ServerSeconds <= 0 || rep.CPU.ServerPerMoveUs <= 0 {
+		t.Errorf("no server CPU measured: %+v", rep.CPU)
+	}
 }
 
 // TestRunRefusesBadServer checks that a server without the game, or no

@@ -82,6 +82,7 @@ type report struct {
 	Errors      map[string]int64 `json:"errors"`
 	PerSecond   []int64          `json:"perSecond"` // accepted moves in each second
 	Idle        *idleReport      `json:"idle,omitempty"`
+	CPU         *cpuReport       `json:"cpu,omitempty"`
 }
 
 func (r *report) writeText(w io.Writer) {
@@ -91,6 +92,10 @@ func (r *report) writeText(w io.Writer) {
 	fmt.Fprintf(w, "ack latency:      %s\n", r.Ack)
 	fmt.Fprintf(w, "opponent latency: %s\n", r.Opponent)
 	fmt.Fprintf(w, "errors: %s\n", formatErrors(r.Errors))
+	if c := r.CPU; c != nil {
+		fmt.Fprintf(w, "cpu: server %.2fs (%.0f µs/move), loadgen %.2fs (%.0f µs/move)\n",
+			c.ServerSeconds, c.ServerPerMoveUs, c.ClientSeconds, c.ClientPerMoveUs)
+	}
 	fmt.Fprintf(w, "summary: matches=%d seconds=%.1f moves=%d moves/s=%.0f games=%d ack_p50=%.3fms ack_p99=%.3fms opp_p99=%.3fms errors=%d\n",
 		r.Matches, r.Seconds, r.Moves, r.MovesPerSec, r.Games, r.Ack.P50, r.Ack.P99, r.Opponent.P99, total(r.Errors))
 }
