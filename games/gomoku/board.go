@@ -4,11 +4,13 @@ package gomoku
 // the top left.
 const Size = 15
 
-// The board is kept padded with one ring of wall cells, so a walk along a
+// The board is kept padded with pad rings of wall cells, so a walk along a
 // line from any point on the board stops at a wall before it can leave the
-// array: no bounds checks on the hot path.
+// array, and the bots can read the four cells either side of any point
+// without bounds checks.
 const (
-	stride = Size + 2
+	pad    = 4
+	stride = Size + 2*pad
 	cells  = stride * stride
 )
 
@@ -33,10 +35,10 @@ type pos int16
 
 // at returns the padded index of the board point (x, y); x and y must be in
 // [0, Size).
-func at(x, y int) pos { return pos((y+1)*stride + x + 1) }
+func at(x, y int) pos { return pos((y+pad)*stride + x + pad) }
 
 // xy returns the board coordinates of an on-board index.
-func (p pos) xy() (x, y int) { return int(p)%stride - 1, int(p)/stride - 1 }
+func (p pos) xy() (x, y int) { return int(p)%stride - pad, int(p)/stride - pad }
 
 // point returns p as the wire pair [x, y].
 func (p pos) point() [2]int {
@@ -51,7 +53,7 @@ func onBoard(x, y int) bool { return x >= 0 && x < Size && y >= 0 && y < Size }
 // down-right and the diagonal down-left. Each is walked both ways.
 var dirs = [4]pos{1, stride, stride + 1, stride - 1}
 
-// grid is a padded board. Copying it is a 289-byte copy.
+// grid is a padded board. Copying it is a 529-byte copy.
 type grid [cells]cell
 
 // emptyGrid is a board with no stones and its wall ring in place.

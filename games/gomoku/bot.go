@@ -166,7 +166,7 @@ func (b *botBoard) candidates(c cell, buf []candidate) []candidate {
 		return append(buf, candidate{p: centre})
 	}
 	o := c.other()
-	for i := stride + 1; i < cells-stride-1; i++ {
+	for i := range b.g {
 		p := pos(i)
 		if b.near[p] == 0 || b.g[p] != empty {
 			continue

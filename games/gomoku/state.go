@@ -10,7 +10,7 @@ import (
 // State is the authoritative state of a gomoku match. Seat 0 plays black
 // and moves first, so move i (0-based) was made by seat i%2.
 //
-// It is cheap to copy (a 289-byte board plus a slice header) and Apply
+// It is cheap to copy (a 529-byte board plus a slice header) and Apply
 // never writes into a State it was given: the move list is copied, never
 // appended to in place. The zero State is not a valid match; get one from
 // Rules.Setup or by unmarshalling a stored state.
