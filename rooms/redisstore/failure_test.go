@@ -1,0 +1,132 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/chaguan/chaguan/protocol"
+	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/redisstore"
+	"github.com/chaguan/chaguan/rooms/storetest"
+)
+
+// closedPort returns an address nothing listens on.
+func closedPort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func TestNewErrors(t *testing.T) {
+	addr := closedPort(t)
+	for _, tc := range []struct {
+		name        string
+		o           redisstore.Options
+		unavailable bool
+		mention     string
+	}{
+		{"ClosedPort", redisstore.Options{URL: "redis://" + addr + "/0"}, true, addr},
+		{"ClosedPortClient", redisstore.Options{Client: redis.NewClient(&redis.Options{Addr: addr})}, true, "connect"},
+		{"BadURL", redisstore.Options{URL: "http://example.com"}, false, "URL"},
+		{"NoURL", redisstore.Options{}, false, "URL"},
+		{"BracePrefix", redisstore.Options{URL: "redis://" + addr, Prefix: "a{b}"}, false, "prefix"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			s, err := redisstore.New(ctx, tc.o)
+			if err == nil {
+				s.Close()
+				t.Fatal("New succeeded")
+			}
+			if errors.Is(err, rooms.ErrUnavailable) != tc.unavailable {
+				t.Errorf("New: %v; wraps ErrUnavailable = %v, want %v", err, !tc.unavailable, tc.unavailable)
+			}
+			if !strings.Contains(err.Error(), tc.mention) {
+				t.Errorf("New: %q does not mention %q", err, tc.mention)
+			}
+		})
+	}
+}
+
+// TestOutage stops the server under a store: every call fails with
+// rooms.ErrUnavailable while it is down; once it is back, calls work again
+// and the subscription, re-made by go-redis, delivers again.
+func TestOutage(t *testing.T) {
+	ctx := context.Background()
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr(), MaxRetries: -1, DialTimeout: time.Second})
+	t.Cleanup(func() { c.Close() })
+	s := open(t, redisstore.Options{Client: c})
+	rec := storetest.NewRecord("m1", "gomoku", 500)
+	if err := s.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	events, cancel, err := s.Subscribe(ctx, "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+
+	m.Close()
+	chat := rooms.Event{Chat: &protocol.Chat{Type: protocol.TypeChat, Text: "hi"}}
+	for _, tc := range []struct {
+		name string
+		call func() error
+	}{
+		{"Create", func() error { return s.Create(ctx, storetest.NewRecord("m2", "gomoku", 100)) }},
+		{"Get", func() error { _, err := s.Get(ctx, "m1"); return err }},
+		{"Update", func() error { return s.Update(ctx, storetest.Next(rec), rec.StateID) }},
+		{"List", func() error { _, err := s.List(ctx, "gomoku"); return err }},
+		{"Publish", func() error { return s.Publish(ctx, "m1", chat) }},
+		{"Subscribe", func() error { _, _, err := s.Subscribe(ctx, "m2"); return err }},
+	} {
+		t.Run("Down"+tc.name, func(t *testing.T) {
+			err := tc.call()
+			if !errors.Is(err, rooms.ErrUnavailable) {
+				t.Fatalf("%s with the server down: %v, want ErrUnavailable", tc.name, err)
+			}
+			t.Logf("%s: %v", tc.name, err)
+		})
+	}
+
+	if err := m.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	// Updates made before go-redis re-subscribed are lost to the
+	// subscriber; keep updating until one arrives.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		next := storetest.Next(rec)
+		if err := s.Update(ctx, next, rec.StateID); err != nil {
+			t.Fatalf("Update after restart: %v", err)
+		}
+		rec = next
+		select {
+		case ev := <-events:
+			if ev.Record == nil || ev.Record.StateID > rec.StateID {
+				t.Fatalf("after restart got %+v", ev)
+			}
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no event within 30 s of the restart: the subscription was not re-made")
+		}
+	}
+}
