@@ -165,17 +165,16 @@ func (b *botBoard) candidates(c cell, buf []candidate) []candidate {
 	if len(b.stones) == 0 {
 		return append(buf, candidate{p: centre})
 	}
-	o := c.other()
 	for i := range b.g {
 		p := pos(i)
 		if b.near[p] == 0 || b.g[p] != empty {
 			continue
 		}
-		buf = append(buf, candidate{p: p, attack: b.g.pointScore(p, c), defence: b.g.pointScore(p, o)})
+		buf = append(buf, b.g.scorePoint(p, c))
 	}
 	if len(buf) == 0 { // every point near a stone is taken: widen to all
 		for _, p := range b.empties() {
-			buf = append(buf, candidate{p: p, attack: b.g.pointScore(p, c), defence: b.g.pointScore(p, o)})
+			buf = append(buf, b.g.scorePoint(p, c))
 		}
 	}
 	return buf

@@ -233,3 +233,34 @@ func playMatch(t *testing.T, bots [2]string, seed uint64) string {
 	}
 	return st.Status().Outcome.Winner
 }
+
+// TestHardBudget checks the node budget: however small, the search leaves
+// the board as it found it and returns a legal point; the real budget does
+// not cut a mid-game search short (it chooses what an unbounded one does).
+func TestHardBudget(t *testing.T) {
+	st := playStones(t, [2]int{7, 7}, [2]int{8, 8}, [2]int{7, 8}, [2]int{8, 7}, [2]int{6, 9}, [2]int{9, 6})
+	v := Rules{}.View(typed(t, st), 0)
+	chosen := map[int]pos{}
+	for _, budget := range []int{0, 50, hardNodes, 1 << 40} {
+		b, err := boardFromView(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := b.g
+		p := b.search(black, rand.New(rand.NewPCG(3, 3)), budget)
+		if b.g != before || len(b.stones) != len(v.Moves) {
+			t.Fatalf("budget %d: the search left the board changed", budget)
+		}
+		if b.g[p] != empty {
+			t.Fatalf("budget %d: chose occupied point %v", budget, p.point())
+		}
+		x, y := p.xy()
+		if _, err := st.Apply(0, movePlace, games.Args(x, y)); err != nil {
+			t.Fatalf("budget %d: %v refused: %v", budget, p.point(), err)
+		}
+		chosen[budget] = p
+	}
+	if chosen[hardNodes] != chosen[1<<40] {
+		t.Fatalf("the budget changed the choice: %v, unbounded %v", chosen[hardNodes].point(), chosen[1<<40].point())
+	}
+}

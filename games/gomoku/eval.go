@@ -1,21 +1,24 @@
 package gomoku
 
-// pointScore is the seed's score of a stone of colour c placed on the
-// empty point p: the table's value of the shape it makes in each of the
-// four directions, summed. The board is not changed.
-func (g *grid) pointScore(p pos, c cell) int {
-	total := 0
+// scorePoint is the seed's scores of the empty point p for colour c to
+// move: attack is the table's value of the shape a stone of c there makes
+// in each of the four directions, summed; defence the same for an opposing
+// stone. Both are read in one pass; the board is not changed.
+func (g *grid) scorePoint(p pos, c cell) candidate {
+	k := candidate{p: p}
 	for _, d := range dirs {
-		total += shapeScore[g.shapeAt(p, d, c)]
+		s := &lineShapes[g.rawKey(p, d)]
+		k.attack += shapeScore[s[c-1]]
+		k.defence += shapeScore[s[2-c]]
 	}
-	return total
+	return k
 }
 
 // candidate is an empty point with its seed scores for the side to move.
 type candidate struct {
 	p       pos
-	attack  int // pointScore for the side to move
-	defence int // pointScore for the opponent
+	attack  int // the seed's score of a stone of the side to move here
+	defence int // the same for an opposing stone
 }
 
 // total is the seed's attack + 0.9 × defence, times ten to stay in ints.

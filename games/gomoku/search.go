@@ -6,53 +6,83 @@ import (
 )
 
 // The hard bot's search: negamax with alpha-beta pruning over boardScore,
-// hardDepth plies deep, trying at each node only the hardWidth candidates
-// the seed's table rates best.
+// trying at each node only the hardWidth candidates the seed's table rates
+// best. It deepens two plies at a time up to hardDepth and keeps the
+// deepest search that finished within hardNodes nodes, so its time has a
+// bound without reading a clock.
 const (
 	hardDepth = 4
 	hardWidth = 10
+	hardNodes = 20000 // about 20 times the most a 4-ply search took in test games
 	// scoreWin is the value of a won position; wins found sooner score
 	// higher (scoreWin minus the ply), so the bot takes the quickest.
 	scoreWin = 1 << 30
 )
 
-// searcher holds one search's board and per-ply scratch buffers, so the
-// search allocates nothing per node.
+// searcher holds one search's board, node count and per-ply scratch
+// buffers, so the search allocates nothing per node.
 type searcher struct {
-	b    *botBoard
-	bufs [hardDepth + 1][]candidate
+	b      *botBoard
+	nodes  int
+	budget int // nodes allowed, hardNodes but in tests
+	bufs   [hardDepth + 1][]candidate
 }
 
 // hardMove returns the hard bot's point for colour c: an immediate five,
 // else a block of the opponent's five, else the best point of the search.
 // rng breaks ties between equally rated candidates.
 func (b *botBoard) hardMove(c cell, rng *rand.Rand) pos {
+	return b.search(c, rng, hardNodes)
+}
+
+// search is hardMove with a node budget.
+func (b *botBoard) search(c cell, rng *rand.Rand, budget int) pos {
 	cands := b.candidates(c, nil)
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	moves, forced := order(cands, hardWidth)
 	if len(moves) == 1 || moves[0].wins() || forced {
 		return moves[0].p
 	}
-	s := &searcher{b: b}
+	s := &searcher{b: b, budget: budget}
 	for i := range s.bufs {
 		s.bufs[i] = make([]candidate, 0, Size*Size)
 	}
-	best, alpha := moves[0].p, -scoreWin-1
-	for _, m := range moves {
-		b.put(m.p, c)
-		v := -s.negamax(c.other(), hardDepth-1, 1, -scoreWin-1, -alpha)
-		b.take(m.p)
-		if v > alpha {
-			best, alpha = m.p, v
+	best := moves[0].p
+	for depth := 2; depth <= hardDepth; depth += 2 {
+		p, ok := s.root(c, moves, depth)
+		if !ok {
+			break
 		}
+		best = p
 	}
 	return best
 }
 
+// root searches moves to depth plies and returns the best; ok is false if
+// the node budget ran out first.
+func (s *searcher) root(c cell, moves []candidate, depth int) (best pos, ok bool) {
+	alpha := -scoreWin - 1
+	for _, m := range moves {
+		s.b.put(m.p, c)
+		v := -s.negamax(c.other(), depth-1, 1, -scoreWin-1, -alpha)
+		s.b.take(m.p)
+		if s.nodes > s.budget {
+			return 0, false
+		}
+		if v > alpha {
+			best, alpha = m.p, v
+		}
+	}
+	return best, true
+}
+
 // negamax returns the value of the position for c, the side to move, as
-// seen depth plies ahead; ply is the distance from the root.
+// seen depth plies ahead; ply is the distance from the root. Once the node
+// budget is spent it returns at once with a meaningless value, which root
+// then discards.
 func (s *searcher) negamax(c cell, depth, ply, alpha, beta int) int {
-	if depth == 0 {
+	s.nodes++
+	if depth == 0 || s.nodes > s.budget {
 		return s.b.boardScore(c)
 	}
 	cands := s.b.candidates(c, s.bufs[depth][:0])
