@@ -90,7 +90,11 @@ func (r *room) writeMeta(fn func(*Record) bool) {
 			r.schedule()
 			return
 		}
-		if !errors.Is(err, ErrConflict) || r.reload() != nil {
+		if !errors.Is(err, ErrConflict) {
+			r.log.Warn("presence not saved", "err", err)
+			return
+		}
+		if _, err := r.reload(); err != nil {
 			r.log.Warn("presence not saved", "err", err)
 			return
 		}
@@ -112,18 +116,20 @@ func (r *room) commit(nr *Record, next games.State) error {
 	return nil
 }
 
-// reload re-reads the record after a conflict and shows it to everyone.
-func (r *room) reload() error {
+// reload re-reads the record and, if it is newer, adopts it and shows it
+// to everyone. changed says whether it was newer.
+func (r *room) reload() (changed bool, err error) {
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
 	rec, err := r.m.cfg.Store.Get(ctx, r.id)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if rec.StateID > r.rec.StateID {
-		r.adoptAndBroadcast(rec)
+	if rec.StateID <= r.rec.StateID {
+		return false, nil
 	}
-	return nil
+	r.adoptAndBroadcast(rec)
+	return true, nil
 }
 
 func (r *room) onChat(c cmdChat) {

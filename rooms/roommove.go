@@ -30,42 +30,61 @@ func (r *room) onMove(c cmdMove) {
 	r.schedule()
 }
 
-// play checks and applies one move for seat and stores it. On a
-// compare-and-set conflict (another process moved) it re-reads the record
-// and tries once more against the new state, so two conflicting moves can
-// never both land.
+// play checks and applies one move for seat and stores it. This room's
+// copy of the record may lag behind another process's write: a compare-and-
+// set conflict, or a refusal that a newer state might not give (not your
+// turn, …), re-reads the record once and tries again, so a legal move is
+// never refused for staleness and two conflicting moves never both land.
 func (r *room) play(seat int, name string, args json.RawMessage, stateID *int64) *Error {
-	for try := 0; try < 2; try++ {
-		if stateID != nil && *stateID != r.rec.Seq {
-			return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.Seq)
+	for try := 0; ; try++ {
+		e, conflict := r.tryPlay(seat, name, args, stateID)
+		if e == nil || try > 0 || !(conflict || mayBeStale(e.Code)) {
+			return e
 		}
-		if !r.rec.started() {
-			return newError(protocol.CodeNotStarted, "the match starts when every seat is taken")
-		}
-		if len(r.rec.Gameover) > 0 {
-			return AsError(games.ErrGameOver)
-		}
-		before := r.st.Status()
-		next, err := r.st.Apply(seat, name, args)
+		changed, err := r.reload()
 		if err != nil {
 			return AsError(err)
 		}
-		nr, err := r.successor(seat, name, args, before, next)
-		if err != nil {
-			return AsError(err)
-		}
-		err = r.commit(nr, next)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, ErrConflict) {
-			return AsError(err)
-		}
-		if err := r.reload(); err != nil {
-			return AsError(err)
+		if !changed {
+			return e
 		}
 	}
-	return newError(protocol.CodeStaleState, "the match changed meanwhile; sync and retry")
+}
+
+// mayBeStale lists the refusals a newer state could turn into acceptance.
+func mayBeStale(code string) bool {
+	switch code {
+	case protocol.CodeNotYourTurn, protocol.CodeInvalidMove, protocol.CodeNotStarted,
+		protocol.CodeGameOver, protocol.CodeStaleState:
+		return true
+	}
+	return false
+}
+
+func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int64) (e *Error, conflict bool) {
+	if stateID != nil && *stateID != r.rec.Seq {
+		return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.Seq), false
+	}
+	if !r.rec.started() {
+		return newError(protocol.CodeNotStarted, "the match starts when every seat is taken"), false
+	}
+	if len(r.rec.Gameover) > 0 {
+		return AsError(games.ErrGameOver), false
+	}
+	before := r.st.Status()
+	next, err := r.st.Apply(seat, name, args)
+	if err != nil {
+		return AsError(err), false
+	}
+	nr, err := r.successor(seat, name, args, before, next)
+	if err != nil {
+		return AsError(err), false
+	}
+	err = r.commit(nr, next)
+	if errors.Is(err, ErrConflict) {
+		return AsError(err), true
+	}
+	return AsError(err), false
 }
 
 // successor builds the record that follows the current one after a move.

@@ -143,7 +143,7 @@ func (w *wsClient) read() (string, []byte) {
 		var head struct{ Type string }
 		_ = json.Unmarshal(b, &head)
 		return head.Type, b
-	case <-time.After(5 * time.Second):
+	case <-time.After(readWait):
 		w.t.Fatalf("no message within 5 s")
 	}
 	return "", nil
@@ -171,7 +171,11 @@ func (w *wsClient) state() *protocol.State {
 func (w *wsClient) stateWhere(ok func(*protocol.State) bool) *protocol.State {
 	w.t.Helper()
 	for {
-		if s := w.state(); ok(s) {
+		s := w.state()
+		if testing.Verbose() {
+			w.t.Logf("state %d turn %d", s.StateID, s.Ctx.Turn)
+		}
+		if ok(s) {
 			return s
 		}
 	}
@@ -245,3 +249,7 @@ func gview(t *testing.T, s *protocol.State) gomokuView {
 }
 
 type protocolState = protocol.State
+
+var jsonUnmarshal = json.Unmarshal
+
+var readWait = 5 * time.Second
