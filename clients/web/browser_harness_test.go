@@ -174,7 +174,11 @@ func (p *Page) Open(url string) {
 // Click clicks the first element matching the CSS selector once visible.
 func (p *Page) Click(sel string) {
 	p.t.Helper()
-	p.Do("click "+sel, chromedp.ScrollIntoView(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+	// Centre the element first: a click on an element at the bottom edge of
+	// the viewport can miss it.
+	p.Do("click "+sel, chromedp.WaitVisible(chromedp.CSS(sel)),
+		evalVoid(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: "center", inline: "center"})`, jsString(sel))),
+		chromedp.Click(chromedp.CSS(sel)))
 }
 
 // Type replaces the value of an input with text, as typed keys.
@@ -257,4 +261,9 @@ func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
 func startServer(t *testing.T) string {
 	t.Helper()
 	return servertest.Start(t, servertest.Options{}).URL
+}
+
+// evalVoid runs JavaScript for its effects.
+func evalVoid(js string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](js)
 }

@@ -41,16 +41,22 @@ func place(p *Page, n, x, y int) {
 		fmt.Sprintf(`window.__chaguan.state.G.moves.length > %d && window.__chaguan.state.G.board[%d][%d] !== "."`, n, y, x))
 }
 
-// createGomoku makes a gomoku match from p's lobby as name and waits for the
-// room; it returns the invite link shown in the room.
+// createGomoku makes a gomoku match from p's lobby as name, in English, and
+// waits for the room; it returns the invite link shown in the room.
 func createGomoku(p *Page, base, name string) string {
 	p.t.Helper()
-	p.Open(base + "/?lang=en")
+	return createGomokuIn(p, base, name, "en")
+}
+
+// createGomokuIn is createGomoku in language lang ("en" or "zh").
+func createGomokuIn(p *Page, base, name, lang string) string {
+	p.t.Helper()
+	p.Open(base + "/?lang=" + lang)
 	p.Type("#name-input", name)
 	p.Click(`.game-card[data-game="gomoku"] [data-action="new"]`)
 	p.Click(`form[data-create="gomoku"] [data-action="create"]`)
 	p.WaitJS("the room", `location.pathname.startsWith("/m/gomoku/") && !!window.__chaguan && window.__chaguan.you === "0"`)
-	p.WaitText(".room-title", "Gomoku")
+	p.WaitText(".room-title", map[string]string{"en": "Gomoku", "zh": "五子棋"}[lang])
 	invite := Eval[string](p, `document.querySelector("[data-field=invite]").value`)
 	if want := Eval[string](p, `location.origin + location.pathname`); invite != want {
 		p.Fail("invite link %q, want %q", invite, want)

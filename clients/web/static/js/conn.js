@@ -163,6 +163,11 @@ export class Conn {
   /** sync asks for the full current view. */
   sync() { return this.send({ type: "sync" }); }
 
+  /** drop closes the current socket as a network failure would; the Conn reconnects. */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
   /** close ends the connection for good; pending moves are rejected. */
   close() {
     this.closed = true;

@@ -148,7 +148,9 @@ export function mountRoom(el, game, matchID) {
     if (!r.alive) return;
     const first = !r.state;
     r.state = s;
-    window.__chaguan = { state: s, you: s.you || "", matchID };
+    // A read-only window for tests and curious people; drop() closes the
+    // socket as a network failure would, to exercise the reconnect path.
+    window.__chaguan = { state: s, you: s.you || "", matchID, drop: () => r.conn && r.conn.drop() };
     chat.setYou(s.you || "");
     if (first || !r.ctrl) mountPlugin();
     try { r.ctrl.update(s); } catch (e) { console.error(e); }

@@ -1,0 +1,114 @@
+package web_test
+
+import (
+	"testing"
+)
+
+// seatBob opens invite on a fresh page as Bob (language lang) and sits in
+// seat 1.
+func seatBob(b *Browser, invite, lang string) *Page {
+	bob := b.NewPage("bob")
+	bob.Open(invite + "?lang=" + lang)
+	bob.Type(`[data-field="name"]`, "Bob")
+	bob.Click(`[data-action="sit"][data-seat="1"]`)
+	bob.WaitJS("Bob seated", `window.__chaguan && window.__chaguan.you === "1" && window.__chaguan.state.ctx.started`)
+	return bob
+}
+
+// TestLanguageSwitch: the visible switch changes the texts at once, the
+// choice survives a reload, and the room's plugin follows it too.
+func TestLanguageSwitch(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	ann.Open(base + "/?lang=en")
+	ann.WaitText(".hero h1", "Chaguan")
+	ann.WaitText(`.game-card[data-game="gomoku"] h3`, "Gomoku")
+	ann.Click("#lang-zh")
+	ann.WaitText(".hero h1", "茶馆")
+	ann.WaitText(`.game-card[data-game="gomoku"] h3`, "五子棋")
+	ann.Open(base + "/")
+	ann.WaitText(".hero h1", "茶馆")
+	if got := Eval[string](ann, `document.documentElement.lang`); got != "zh-CN" {
+		ann.Fail("html lang %q, want zh-CN", got)
+	}
+	createGomokuIn(ann, base, "Ann", "zh")
+	ann.WaitText(".gomoku-status", "等待玩家入座")
+	ann.Click("#lang-en")
+	ann.WaitText(".gomoku-status", "Waiting for players")
+	ann.WaitText(".seats-card h3", "Seats")
+}
+
+// TestUndoAndErrorToasts: a refused move shows the server's reason as a
+// toast in the viewer's language (messageZh in Chinese); an undo request
+// shows Accept/Decline to the opponent, and accepting takes the moves back.
+func TestUndoAndErrorToasts(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	bob := seatBob(b, invite, "zh")
+
+	place(ann, 0, 7, 7)
+	bob.WaitJS("Ann's first move", movesIs(1))
+	bob.Click(`[data-move="requestUndo"]`)
+	bob.WaitText("#toasts", "你还没有可以悔的棋")
+	place(bob, 1, 8, 8)
+
+	ann.WaitJS("Bob's move", movesIs(2))
+	ann.Click(`[data-move="requestUndo"]`)
+	ann.WaitText(".gomoku-status", "Waiting for an answer")
+	bob.WaitText(".gomoku-status", "Ann 请求悔棋")
+	bob.Click(`[data-move="accept-undo"]`)
+	for _, p := range []*Page{ann, bob} {
+		p.WaitJS("the moves taken back", movesIs(0))
+	}
+	ann.WaitText(".gomoku-status", "Your turn (Black)")
+}
+
+// TestLobbyJoin: a waiting match appears in another person's lobby, and
+// "Join" seats them and opens the room.
+func TestLobbyJoin(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	createGomoku(ann, base, "Ann")
+	id := Eval[string](ann, `window.__chaguan.matchID`)
+
+	bob := b.NewPage("bob")
+	bob.Open(base + "/?lang=en")
+	row := `.match-row[data-match="` + id + `"]`
+	bob.WaitText(row, "Ann")
+	bob.WaitText(row, "1/2 seated")
+	bob.Type("#name-input", "Bob")
+	bob.Click(row + ` [data-action="join"]`)
+	bob.WaitJS("Bob in the room", `!!window.__chaguan && window.__chaguan.you === "1"`)
+	ann.WaitText(`.seat[data-seat="1"]`, "Bob")
+	ann.WaitText(".gomoku-status", "Your turn (Black)")
+}
+
+// TestReconnect: when the socket drops, the banner says so, the client
+// reconnects by itself with the same seat, and play goes on.
+func TestReconnect(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	bob := seatBob(b, invite, "en")
+	place(ann, 0, 7, 7)
+
+	// Record whether the banner ever showed: it may be up for only a moment.
+	ann.Do("watch the banner", evalVoid(`(() => {
+		const b = document.getElementById("banner");
+		window.__bannerSeen = "";
+		new MutationObserver(() => { if (!b.hidden) window.__bannerSeen = b.textContent; })
+			.observe(b, {attributes: true, childList: true, characterData: true, subtree: true});
+		window.__chaguan.drop();
+	})()`))
+	ann.WaitJS("the reconnect banner", `window.__bannerSeen === "Reconnecting…"`)
+	ann.WaitJS("the banner gone", `document.getElementById("banner").hidden`)
+	ann.WaitJS("seat kept", `window.__chaguan.you === "0"`)
+	place(bob, 1, 8, 8)
+	place(ann, 2, 6, 6)
+	bob.WaitJS("Ann's move after reconnecting", movesIs(3))
+}

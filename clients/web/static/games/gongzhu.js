@@ -1,0 +1,482 @@
+// Gong Zhu (拱猪) plugin: an oval felt table with 3 or 4 seats (the viewer at
+// the bottom, play going counterclockwise), the viewer's hand fanned along
+// the bottom with the playable cards raised, the others' card backs and the
+// point cards each took, the trick in the middle (cards fly in from their
+// seat and are collected by the taker), the round result and the 榜.
+// Contract: clients/web/PLUGINS.md. View G: docs/gongzhu.md.
+
+import { h } from "/assets/js/dom.js";
+
+const strings = {
+  en: {
+    "gongzhu.waiting": "Waiting for players…",
+    "gongzhu.roundTrick": "Round {round} · trick {trick}/{total}",
+    "gongzhu.yourLeadOpening": "Your turn: lead {card}",
+    "gongzhu.yourLead": "Your turn: lead any card",
+    "gongzhu.yourFollow": "Your turn: follow {suit}",
+    "gongzhu.yourVoid": "Your turn: no {suit} left, play any card",
+    "gongzhu.othersLeadOpening": "{name} leads {card}",
+    "gongzhu.othersTurn": "{name} to play",
+    "gongzhu.led": "Led {suit}",
+    "gongzhu.seat": "Seat {n}",
+    "gongzhu.you": "You",
+    "gongzhu.yourHand": "Your hand · tap a raised card to play it",
+    "gongzhu.watching": "Watching: hands stay hidden",
+    "gongzhu.roundOver": "Round {n} over",
+    "gongzhu.youScored": "You scored {score}",
+    "gongzhu.result": "Round {n} result",
+    "gongzhu.noResult": "No round finished yet.",
+    "gongzhu.board": "Scoreboard",
+    "gongzhu.player": "Player",
+    "gongzhu.team": "Team",
+    "gongzhu.teamName": "Team {t}",
+    "gongzhu.last": "Last",
+    "gongzhu.total": "Total",
+    "gongzhu.cards": "Cards taken",
+    "gongzhu.score": "Score",
+    "gongzhu.teamA": "A",
+    "gongzhu.teamB": "B",
+    "gongzhu.allHearts": "all hearts",
+    "gongzhu.slam": "grand slam",
+    "gongzhu.doubled": "×2",
+    "gongzhu.pig": "pig",
+    "gongzhu.sheep": "sheep",
+    "gongzhu.transformer": "×2",
+    "gongzhu.bot": "bot",
+    "gongzhu.took": "{name} takes the trick",
+  },
+  zh: {
+    "gongzhu.waiting": "等待玩家入座…",
+    "gongzhu.roundTrick": "第 {round} 局 · 第 {trick}/{total} 墩",
+    "gongzhu.yourLeadOpening": "轮到你：请首出{card}",
+    "gongzhu.yourLead": "轮到你：出任意一张牌",
+    "gongzhu.yourFollow": "轮到你：请跟{suit}",
+    "gongzhu.yourVoid": "轮到你：{suit}已无，可垫任意牌",
+    "gongzhu.othersLeadOpening": "{name} 首出{card}",
+    "gongzhu.othersTurn": "等待 {name} 出牌",
+    "gongzhu.led": "领出 {suit}",
+    "gongzhu.seat": "{n} 号座",
+    "gongzhu.you": "你",
+    "gongzhu.yourHand": "你的手牌 · 点击抬起的牌出牌",
+    "gongzhu.watching": "观战中：看不到手牌",
+    "gongzhu.roundOver": "第 {n} 局结束",
+    "gongzhu.youScored": "你本局得分 {score}",
+    "gongzhu.result": "第 {n} 局结算",
+    "gongzhu.noResult": "还没有结束的牌局。",
+    "gongzhu.board": "榜",
+    "gongzhu.player": "玩家",
+    "gongzhu.team": "队",
+    "gongzhu.teamName": "{t} 队",
+    "gongzhu.last": "上局",
+    "gongzhu.total": "总分",
+    "gongzhu.cards": "吃到的分牌",
+    "gongzhu.score": "得分",
+    "gongzhu.teamA": "甲",
+    "gongzhu.teamB": "乙",
+    "gongzhu.allHearts": "全红",
+    "gongzhu.slam": "满贯",
+    "gongzhu.doubled": "×2",
+    "gongzhu.pig": "猪",
+    "gongzhu.sheep": "羊",
+    "gongzhu.transformer": "变",
+    "gongzhu.bot": "机器人",
+    "gongzhu.took": "{name} 收下这一墩",
+  },
+};
+
+const SUIT = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const rankLabel = (r) => (r === "T" ? "10" : r);
+const isRed = (code) => code[1] === "H" || code[1] === "D";
+const label = (code) => SUIT[code[1]] + rankLabel(code[0]);
+const SPECIAL = { QS: "gongzhu.pig", JD: "gongzhu.sheep", TC: "gongzhu.transformer" };
+
+// Seat spots on the table, in % of its box, by position relative to the
+// viewer (0 = bottom, then counterclockwise: right, top, left).
+const SPOTS = {
+  3: [[50, 87], [85, 24], [15, 24]],
+  4: [[50, 87], [88, 50], [50, 12], [12, 50]],
+};
+
+const HOLD_MS = 900; // a finished trick stays on the felt this long
+const COLLECT_MS = 400; // then flies to its taker
+const BANNER_MS = 3500;
+
+/** cardEl draws one face-up card with CSS: corner indices and a centre pip. */
+function cardEl(code, t, extra) {
+  const r = code[0], s = code[1];
+  const face = "JQK".includes(r);
+  const tag = SPECIAL[code] ? t(SPECIAL[code]) : null;
+  const el = h("div", {
+    class: "gz-card" + (isRed(code) ? " red" : "") + (face ? " gz-face" : "") + (tag ? " special" : "") + (extra ? " " + extra : ""),
+    "data-card": code, "data-tag": tag, role: "img", "aria-label": label(code),
+  },
+  h("span", { class: "gz-idx" }, h("span", { class: "r" }, rankLabel(r)), h("span", { class: "s" }, SUIT[s])),
+  h("span", { class: "gz-pip" }, face ? [r, h("small", null, SUIT[s])] : SUIT[s]),
+  h("span", { class: "gz-idx bottom" }, h("span", { class: "r" }, rankLabel(r)), h("span", { class: "s" }, SUIT[s])));
+  return el;
+}
+
+/** chips draws the small point-card chips of a seat. */
+function chips(codes) {
+  return (codes || []).map((c) => h("span", {
+    class: "gz-chip" + (isRed(c) ? " red" : "") + (SPECIAL[c] ? " special" : ""), "data-chip": c,
+  }, label(c)));
+}
+
+const signed = (n) => (n > 0 ? "+" + n : String(n));
+const signClass = (n) => (n > 0 ? "num pos" : n < 0 ? "num neg" : "num");
+
+let cssLoaded = false;
+function loadCSS() {
+  if (cssLoaded || document.querySelector('link[data-plugin="gongzhu"]')) return;
+  cssLoaded = true;
+  document.head.appendChild(h("link", { rel: "stylesheet", href: "/assets/games/gongzhu.css", "data-plugin": "gongzhu" }));
+}
+
+function mount(el, api) {
+  loadCSS();
+  const t = api.t;
+  let st = null; // the latest state message
+  let pending = null; // the card code sent, not yet acked
+  let hold = null; // timer while a finished trick is on show
+  let lastFinKey = null; // round:tricks of the last trick layer render
+  let lastResult = null; // lastRound.round seen so far
+  let bannerTimer = null;
+  const handEls = new Map(); // card code -> element
+  const trickEls = new Map(); // card code -> element
+
+  const status = h("div", { class: "status-bar gz-status", "data-status": "gongzhu" });
+  const table = h("div", { class: "gz-table", "data-table": "gongzhu" });
+  const centre = h("div", { class: "gz-centre" }, h("div", { class: "gz-watermark" }, "拱猪"));
+  const ledEl = h("div", { class: "gz-led", "data-led": "" });
+  const infoEl = h("div", { class: "gz-led" });
+  ledEl.style.cssText = "position:absolute;left:22%;top:72%;transform:translate(-50%,-50%);color:rgba(246,239,224,.9);font-size:.85rem;z-index:1";
+  infoEl.style.cssText = "position:absolute;left:78%;top:72%;transform:translate(-50%,-50%);color:rgba(246,239,224,.75);font-size:.75rem;z-index:1;text-align:center";
+  const seatLayer = h("div");
+  const trickLayer = h("div");
+  const bannerSlot = h("div");
+  table.append(centre, ledEl, infoEl, seatLayer, trickLayer, bannerSlot);
+  const handLabel = h("div", { class: "gz-hand-label muted" });
+  const hand = h("div", { class: "gz-hand", "data-hand": "gongzhu" });
+  const board = h("section", { class: "card gz-board", "data-scoreboard": "gongzhu" });
+  const result = h("section", { class: "card gz-result", "data-result": "gongzhu" });
+  const root = h("div", { class: "gz" }, status,
+    h("div", { class: "gz-main" },
+      h("div", { class: "gz-play" }, table, api.you === null ? null : hand, handLabel),
+      h("div", { class: "gz-side" }, board, result)));
+  el.appendChild(root);
+
+  const G = () => (st ? st.G : null);
+  const n = () => (G() ? G().seats : 4);
+  const started = () => !!(st && st.ctx && st.ctx.started);
+  const bottom = () => (api.you !== null ? Number(api.you) : 0);
+  const rel = (seat) => (seat - bottom() + n()) % n();
+  // nameOf names a seat; names several seats share (bots are all called
+  // alike) get the seat number, so the board can tell them apart.
+  const nameOf = (seat) => {
+    const ps = (st && st.players) || [];
+    const p = ps[seat];
+    if (api.you !== null && String(seat) === api.you) return t("gongzhu.you");
+    if (!p || !p.name) return t("gongzhu.seat", { n: seat + 1 });
+    const dup = ps.some((q, i) => i !== seat && q && q.name === p.name);
+    return dup ? `${p.name} ${seat + 1}` : p.name;
+  };
+  const mine = () => (G() && api.you !== null && G().players ? G().players[api.you] : null);
+  const myTurn = () => started() && api.you !== null && G() && String(G().current) === api.you;
+
+  // Pixel offset from the table's centre of a seat's spot, scaled by k.
+  const offset = (seat, k) => {
+    const spot = SPOTS[n()][rel(seat)] || [50, 50];
+    return [(spot[0] - 50) / 100 * table.clientWidth * k, (spot[1] - 50) / 100 * table.clientHeight * k];
+  };
+  const place = (node, dx, dy, scale) => {
+    node.style.transform = `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px))` + (scale ? ` scale(${scale})` : "");
+  };
+
+  // --- seats ---------------------------------------------------------------
+  const renderSeats = () => {
+    const g = G();
+    seatLayer.replaceChildren();
+    for (let seat = 0; seat < g.seats; seat++) {
+      const spot = SPOTS[g.seats][rel(seat)];
+      const p = (st.players && st.players[seat]) || {};
+      const count = g.handCounts[seat];
+      const backs = [];
+      if (rel(seat) !== 0 || api.you === null) {
+        for (let i = 0; i < Math.min(count, 13); i++) backs.push(h("span", { class: "gz-back-mini" }));
+        backs.push(h("span", { class: "gz-count" }, String(count)));
+      }
+      const node = h("div", {
+        class: "gz-seat" + (started() && g.current === seat ? " current" : "") + (String(seat) === api.you ? " me" : ""),
+        "data-seat": String(seat),
+      },
+      h("div", { class: "gz-seat-head" },
+        h("span", { class: "gz-name" }, (p.isBot ? "⚙ " : "") + nameOf(seat)),
+        h("span", { class: "gz-score", title: t("gongzhu.total") }, signed(g.totals[seat]))),
+      backs.length ? h("div", { class: "gz-backs" }, backs) : null,
+      h("div", { class: "gz-taken", "data-taken": String(seat) }, chips(g.pointCards[seat])));
+      node.style.left = spot[0] + "%";
+      node.style.top = spot[1] + "%";
+      seatLayer.appendChild(node);
+    }
+  };
+
+  // --- the trick -------------------------------------------------------------
+  const showTrick = (trick) => {
+    const keep = new Set(trick.plays.map((p) => p.card));
+    for (const [code, node] of trickEls) {
+      if (!keep.has(code)) { node.remove(); trickEls.delete(code); }
+    }
+    const top = trick.taker >= 0 ? trick.taker : trick.winning;
+    trick.plays.forEach((p, i) => {
+      let node = trickEls.get(p.card);
+      const [dx, dy] = offset(p.seat, 0.36);
+      if (!node) {
+        node = cardEl(p.card, t, "gz-trick-card");
+        const [sx, sy] = offset(p.seat, 1);
+        place(node, sx, sy, 0.7);
+        node.style.opacity = "0.4";
+        trickLayer.appendChild(node);
+        trickEls.set(p.card, node);
+        node.getBoundingClientRect(); // commit the start position so the move animates
+      }
+      node.style.zIndex = String(2 + i);
+      node.style.opacity = "1";
+      node.classList.toggle("winning", p.seat === top && trick.plays.length > 1);
+      node.dataset.seat = String(p.seat);
+      place(node, dx, dy, 1);
+    });
+    ledEl.textContent = trick.ledSuit ? t("gongzhu.led", { suit: SUIT[trick.ledSuit] }) : "";
+  };
+
+  const collect = (taker) => {
+    const [tx, ty] = offset(taker, 1);
+    for (const node of trickEls.values()) {
+      node.classList.add("collect");
+      node.style.opacity = "0";
+      place(node, tx, ty, 0.35);
+    }
+  };
+
+  const renderTrick = () => {
+    if (hold) return; // the finished trick is on show; renderTrick runs again after it
+    const g = G();
+    const finKey = g.round + ":" + g.tricks.length;
+    if (lastFinKey !== null && finKey !== lastFinKey) {
+      lastFinKey = finKey;
+      const done = g.tricks.length ? g.tricks[g.tricks.length - 1]
+        : g.lastRound && g.lastRound.tricks && g.lastRound.tricks[g.lastRound.tricks.length - 1];
+      if (done) {
+        showTrick(done);
+        hold = setTimeout(() => {
+          collect(done.taker);
+          hold = setTimeout(() => {
+            hold = null;
+            for (const node of trickEls.values()) node.remove();
+            trickEls.clear();
+            if (st) renderTrick();
+          }, COLLECT_MS);
+        }, HOLD_MS);
+        return;
+      }
+    }
+    lastFinKey = finKey;
+    showTrick(g.trick);
+  };
+
+  // --- the hand --------------------------------------------------------------
+  const layoutHand = () => {
+    const cards = [...hand.children];
+    const count = cards.length;
+    if (!count) return;
+    const W = hand.clientWidth || 320;
+    const cw = cards[0].offsetWidth || 60;
+    const step = count > 1 ? Math.min(cw * 0.66, (W - cw - 8) / (count - 1)) : 0;
+    const left0 = (W - (cw + step * (count - 1))) / 2;
+    const mid = (count - 1) / 2;
+    cards.forEach((c, i) => {
+      c.style.left = left0 + i * step + "px";
+      c.style.rotate = ((i - mid) * (count > 13 ? 1.2 : 1.8)) + "deg";
+      c.style.bottom = 4 - Math.pow(i - mid, 2) * (count > 13 ? 0.18 : 0.3) + "px";
+      c.style.zIndex = String(i + 1);
+    });
+  };
+
+  const renderHand = () => {
+    const me = mine();
+    if (api.you === null) {
+      handLabel.textContent = t("gongzhu.watching");
+      return;
+    }
+    const codes = me ? me.hand : [];
+    const legal = new Set(me && myTurn() ? me.legal : []);
+    for (const [code, node] of handEls) {
+      if (!codes.includes(code)) { node.remove(); handEls.delete(code); }
+    }
+    codes.forEach((code) => {
+      let node = handEls.get(code);
+      if (!node) {
+        node = cardEl(code, t);
+        node.tabIndex = 0;
+        node.addEventListener("click", () => play(code));
+        node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); play(code); } });
+        handEls.set(code, node);
+      }
+      node.classList.toggle("legal", legal.has(code));
+      node.classList.toggle("sending", pending === code);
+      node.setAttribute("aria-disabled", legal.has(code) ? "false" : "true");
+      hand.appendChild(node); // keeps DOM order = display order
+    });
+    hand.classList.toggle("turn", myTurn());
+    handLabel.textContent = t("gongzhu.yourHand");
+    layoutHand();
+  };
+
+  const play = (code) => {
+    const me = mine();
+    if (!myTurn() || pending || !me || !me.legal.includes(code)) return;
+    pending = code;
+    renderHand();
+    api.move("play", [code]).catch(() => {}).finally(() => {
+      pending = null;
+      if (st) renderHand();
+    });
+  };
+
+  // --- texts, result, scoreboard ---------------------------------------------
+  const renderStatus = () => {
+    const g = G();
+    let text, cls = "";
+    if (!started()) {
+      text = t("gongzhu.waiting");
+    } else {
+      const opening = g.openingLead ? (g.seats === 3 ? "3C" : "2C") : null;
+      const led = g.trick.ledSuit;
+      const me = mine();
+      if (myTurn()) {
+        cls = "mine";
+        if (opening) text = t("gongzhu.yourLeadOpening", { card: label(opening) });
+        else if (!led) text = t("gongzhu.yourLead");
+        else if (me && me.hand.some((c) => c[1] === led)) text = t("gongzhu.yourFollow", { suit: SUIT[led] });
+        else text = t("gongzhu.yourVoid", { suit: SUIT[led] });
+      } else if (opening) {
+        text = t("gongzhu.othersLeadOpening", { name: nameOf(g.current), card: label(opening) });
+      } else {
+        text = t("gongzhu.othersTurn", { name: nameOf(g.current) });
+      }
+    }
+    const info = t("gongzhu.roundTrick", { round: g.round, trick: Math.min(g.tricks.length + 1, g.tricksPerRound), total: g.tricksPerRound });
+    status.textContent = text + " · " + info;
+    status.className = "status-bar gz-status" + (cls ? " " + cls : "");
+    infoEl.textContent = info;
+  };
+
+  const teamLabel = (team) => t(team === 0 ? "gongzhu.teamA" : "gongzhu.teamB");
+
+  const renderBoard = () => {
+    const g = G();
+    const four = g.seats === 4;
+    const rows = g.scoreboard.rows.map((r) => h("tr", { class: String(r.seat) === api.you ? "me" : "", "data-row": String(r.seat) },
+      h("td", null, h("span", { class: "gz-rank" + (r.rank === 1 ? " r1" : "") }, String(r.rank))),
+      h("td", null, nameOf(r.seat)),
+      four ? h("td", null, h("span", { class: "gz-team t" + r.team }, teamLabel(r.team))) : null,
+      h("td", { class: signClass(r.lastRound), "data-last": String(r.seat) }, signed(r.lastRound)),
+      h("td", { class: signClass(r.total), "data-total": String(r.seat) }, signed(r.total))));
+    const teamRows = (g.scoreboard.teams || []).map((tm) => h("tr", { class: "teamrow", "data-team": String(tm.team) },
+      h("td", null, h("span", { class: "gz-rank" + (tm.rank === 1 ? " r1" : "") }, String(tm.rank))),
+      h("td", { title: tm.seats.map(nameOf).join(" + ") }, t("gongzhu.teamName", { t: teamLabel(tm.team) }),
+        h("div", { class: "gz-members muted" }, tm.seats.map(nameOf).join(" + "))),
+      h("td", null, h("span", { class: "gz-team t" + tm.team }, teamLabel(tm.team))),
+      h("td", { class: signClass(tm.lastRound) }, signed(tm.lastRound)),
+      h("td", { class: signClass(tm.total), "data-team-total": String(tm.team) }, signed(tm.total))));
+    board.replaceChildren(h("h3", null, t("gongzhu.board")),
+      h("table", null,
+        h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, t("gongzhu.player")),
+          four ? h("th", null, t("gongzhu.team")) : null,
+          h("th", { class: "num" }, t("gongzhu.last")), h("th", { class: "num" }, t("gongzhu.total")))),
+        h("tbody", null, rows),
+        teamRows.length ? h("tbody", null, teamRows) : null));
+  };
+
+  const tags = (codes, score) => {
+    const hearts = codes.filter((c) => c[1] === "H").length;
+    const out = [];
+    if (codes.length === 16) out.push(t("gongzhu.slam"));
+    else if (hearts === 13) out.push(t("gongzhu.allHearts"));
+    if (codes.includes("TC") && codes.length > 1 && codes.length < 16 && score !== 0) out.push(t("gongzhu.doubled"));
+    return out.map((x) => h("span", { class: "gz-tag" }, x));
+  };
+
+  const renderResult = (fresh) => {
+    const r = G().lastRound;
+    if (!r) {
+      result.replaceChildren(h("h3", null, t("gongzhu.result", { n: 1 })), h("p", { class: "muted small" }, t("gongzhu.noResult")));
+      return;
+    }
+    const rows = r.scores.map((score, seat) => h("tr", { class: String(seat) === api.you ? "me" : "" },
+      h("td", null, nameOf(seat), tags(r.pointCards[seat], score)),
+      h("td", null, h("div", { class: "gz-taken" }, chips(r.pointCards[seat]))),
+      h("td", { class: signClass(score), "data-round-score": String(seat) }, signed(score))));
+    result.replaceChildren(h("h3", null, t("gongzhu.result", { n: r.round })),
+      h("table", null, h("thead", null, h("tr", null, h("th", null, t("gongzhu.player")), h("th", null, t("gongzhu.cards")),
+        h("th", { class: "num" }, t("gongzhu.score")))), h("tbody", null, rows)));
+    if (fresh) {
+      result.classList.remove("fresh");
+      result.getBoundingClientRect();
+      result.classList.add("fresh");
+    }
+  };
+
+  const showBanner = (r) => {
+    clearTimeout(bannerTimer);
+    const lines = [h("div", null, t("gongzhu.roundOver", { n: r.round }))];
+    if (api.you !== null) {
+      const s = r.scores[Number(api.you)];
+      lines.push(h("div", { class: s > 0 ? "pos" : s < 0 ? "neg" : "" }, t("gongzhu.youScored", { score: signed(s) })));
+    }
+    bannerSlot.replaceChildren(h("div", { class: "gz-banner", "data-banner": "round" }, lines));
+    bannerTimer = setTimeout(() => bannerSlot.replaceChildren(), BANNER_MS);
+  };
+
+  const render = () => {
+    const g = G();
+    if (!g) return;
+    const r = g.lastRound ? g.lastRound.round : 0;
+    const fresh = lastResult !== null && r !== lastResult && r > 0;
+    lastResult = r;
+    renderStatus();
+    renderSeats();
+    renderTrick();
+    renderHand();
+    renderBoard();
+    renderResult(fresh);
+    if (fresh) showBanner(g.lastRound);
+  };
+
+  const ro = new ResizeObserver(() => {
+    layoutHand();
+    if (st && !hold) showTrick(G().trick);
+  });
+  ro.observe(table);
+  ro.observe(hand);
+  api.onLangChange(() => {
+    for (const node of handEls.values()) node.remove();
+    handEls.clear();
+    render();
+  });
+
+  return {
+    update(s) {
+      st = s;
+      render();
+    },
+    destroy() {
+      ro.disconnect();
+      clearTimeout(hold);
+      clearTimeout(bannerTimer);
+      root.remove();
+    },
+  };
+}
+
+export default { mount, strings };
