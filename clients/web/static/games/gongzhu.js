@@ -97,7 +97,8 @@ const SPOTS = {
   4: [[50, 87], [88, 50], [50, 12], [12, 50]],
 };
 
-const HOLD_MS = 900; // a finished trick stays on the felt this long
+const HOLD_MS = 1400; // a finished trick stays on the felt at most this long
+const MIN_HOLD_MS = 600; // and at least this long
 const COLLECT_MS = 400; // then flies to its taker
 const BANNER_MS = 3500;
 
@@ -139,6 +140,7 @@ function mount(el, api) {
   let st = null; // the latest state message
   let pending = null; // the card code sent, not yet acked
   let hold = null; // timer while a finished trick is on show
+  let held = null; // {taker, since} of the finished trick on show
   let lastFinKey = null; // round:tricks of the last trick layer render
   let lastResult = null; // lastRound.round seen so far
   let bannerTimer = null;
@@ -249,38 +251,49 @@ function mount(el, api) {
     ledEl.textContent = trick.ledSuit ? t("gongzhu.led", { suit: SUIT[trick.ledSuit] }) : "";
   };
 
-  const collect = (taker) => {
-    const [tx, ty] = offset(taker, 1);
+  // The finished trick stays on the felt until the next trick's first card
+  // arrives (at least MIN_HOLD_MS, at most HOLD_MS), then flies to its taker.
+  const collect = () => {
+    const [tx, ty] = offset(held.taker, 1);
     for (const node of trickEls.values()) {
       node.classList.add("collect");
       node.style.opacity = "0";
       place(node, tx, ty, 0.35);
+      setTimeout(() => node.remove(), COLLECT_MS);
     }
+    trickEls.clear();
+  };
+  const endHold = () => {
+    clearTimeout(hold);
+    hold = null;
+    collect();
+    held = null;
   };
 
   const renderTrick = () => {
-    if (hold) return; // the finished trick is on show; renderTrick runs again after it
     const g = G();
     const finKey = g.round + ":" + g.tricks.length;
     if (lastFinKey !== null && finKey !== lastFinKey) {
-      lastFinKey = finKey;
       const done = g.tricks.length ? g.tricks[g.tricks.length - 1]
         : g.lastRound && g.lastRound.tricks && g.lastRound.tricks[g.lastRound.tricks.length - 1];
+      if (held) endHold();
       if (done) {
         showTrick(done);
-        hold = setTimeout(() => {
-          collect(done.taker);
-          hold = setTimeout(() => {
-            hold = null;
-            for (const node of trickEls.values()) node.remove();
-            trickEls.clear();
-            if (st) renderTrick();
-          }, COLLECT_MS);
-        }, HOLD_MS);
-        return;
+        held = { taker: done.taker, since: performance.now() };
+        hold = setTimeout(() => { endHold(); if (st) renderTrick(); }, HOLD_MS);
       }
     }
     lastFinKey = finKey;
+    if (held) {
+      if (g.trick.plays.length === 0) return;
+      const wait = MIN_HOLD_MS - (performance.now() - held.since);
+      if (wait > 0) {
+        clearTimeout(hold);
+        hold = setTimeout(() => { endHold(); if (st) renderTrick(); }, wait);
+        return;
+      }
+      endHold();
+    }
     showTrick(g.trick);
   };
 
@@ -455,7 +468,7 @@ function mount(el, api) {
 
   const ro = new ResizeObserver(() => {
     layoutHand();
-    if (st && !hold) showTrick(G().trick);
+    if (st && !held) showTrick(G().trick);
   });
   ro.observe(table);
   ro.observe(hand);

@@ -1,0 +1,241 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/cards"
+	"github.com/chaguan/chaguan/games/gongzhu"
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+// startGongzhuServer serves Gong Zhu (and gomoku, so the lobby has company)
+// whether or not the lead has registered it in games/all yet.
+func startGongzhuServer(t *testing.T) *servertest.Server {
+	t.Helper()
+	return servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game)})
+}
+
+// createGongzhu creates an n-seat match over HTTP with normal bots in every
+// seat but 0 and returns its ID.
+func createGongzhu(t *testing.T, base string, n int) string {
+	t.Helper()
+	bots := map[string]string{}
+	for i := 1; i < n; i++ {
+		bots[strconv.Itoa(i)] = gongzhu.LevelNormal
+	}
+	body, _ := json.Marshal(map[string]any{"numPlayers": n, "bots": bots})
+	resp, err := http.Post(base+"/games/gongzhu/create", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		MatchID string `json:"matchID"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || out.MatchID == "" {
+		t.Fatalf("create: status %d, %v", resp.StatusCode, err)
+	}
+	return out.MatchID
+}
+
+// sitGongzhu opens the room on p and takes seat 0 as name.
+func sitGongzhu(p *Page, base, matchID, name, lang string) {
+	p.t.Helper()
+	p.Open(fmt.Sprintf("%s/m/gongzhu/%s?lang=%s", base, matchID, lang))
+	p.Type(`[data-field="name"]`, name)
+	p.Click(`[data-action="sit"][data-seat="0"]`)
+	p.WaitJS("seated in seat 0", `window.__chaguan && window.__chaguan.you === "0" && window.__chaguan.state.ctx.started`)
+	p.WaitJS("the table", `!!document.querySelector("[data-table=gongzhu] [data-seat]")`)
+}
+
+// gzG is a JS expression for the page's latest view.
+const gzG = `window.__chaguan.state.G`
+
+// playLegalCard waits for the viewer's turn, then clicks a raised (legal)
+// card of the hand at a point where it is really on top (the hand overlaps),
+// and returns its code.
+func playLegalCard(p *Page) string {
+	p.t.Helper()
+	p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+	// Let the raise transition finish so the point stays on the card.
+	time.Sleep(250 * time.Millisecond)
+	pt := Eval[[]any](p, `(() => {
+		const c = document.querySelector(".gz-hand.turn .gz-card.legal");
+		c.scrollIntoView({block: "center"});
+		const r = c.getBoundingClientRect();
+		for (let y = r.top + 12; y < r.bottom - 4; y += 6)
+			for (let x = r.left + 4; x < r.right - 2; x += 3) {
+				const e = document.elementFromPoint(x, y);
+				if (e && e.closest(".gz-card") === c) return [c.dataset.card, x, y];
+			}
+		return [c.dataset.card, -1, -1];
+	})()`)
+	code, _ := pt[0].(string)
+	x, _ := pt[1].(float64)
+	y, _ := pt[2].(float64)
+	if x < 0 {
+		p.Fail("legal card %s has no visible point to click", code)
+	}
+	p.ClickXY(x, y)
+	return code
+}
+
+// TestGongzhuRoundInBrowser: a person and three normal bots play one whole
+// 4-seat round; the person clicks a raised card each turn. When the round
+// ends, the scoreboard and round result on the page must show what the
+// server computed, read back from the server's own store.
+func TestGongzhuRoundInBrowser(t *testing.T) {
+	srv := startGongzhuServer(t)
+	id := createGongzhu(t, srv.URL, 4)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	sitGongzhu(ann, srv.URL, id, "Ann", "en")
+
+	for i := 0; i < 13; i++ {
+		// At my turn the felt shows the trick in progress, its winning card marked.
+		ann.WaitJS(fmt.Sprintf("trick %d on the felt", i+1), gzG+`.current === 0 && (() => {
+			const tr = `+gzG+`.trick;
+			const shown = [...document.querySelectorAll(".gz-trick-card")];
+			if (shown.length !== tr.plays.length) return false;
+			const ok = tr.plays.every(p => shown.some(e => e.dataset.card === p.card && e.dataset.seat === String(p.seat)));
+			const win = document.querySelector(".gz-trick-card.winning");
+			return ok && (tr.plays.length < 2 ? !win : !!win && win.dataset.seat === String(tr.winning));
+		})()`)
+		code := playLegalCard(ann)
+		ann.WaitJS(fmt.Sprintf("card %d (%s) played", i+1, code),
+			fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, gzG, gzG, code))
+	}
+	ann.WaitJS("round 1 over", gzG+`.round === 2 && !!`+gzG+`.lastRound`)
+	ann.WaitText("[data-result=gongzhu] h3", "Round 1 result")
+
+	rec, err := srv.Store.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := gongzhu.Game.Load(rec.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := games.Typed[gongzhu.State](st)
+	if s.LastRound == nil || s.LastRound.Round != 1 {
+		t.Fatalf("server state has no round 1 result: %+v", s.LastRound)
+	}
+	taken := make([][]cards.Card, 4)
+	for _, tr := range s.LastRound.Tricks {
+		taken[tr.Taker] = append(taken[tr.Taker], tr.Cards()...)
+	}
+	want := gongzhu.ScoreRound(taken)
+	for seat := 0; seat < 4; seat++ {
+		if s.LastRound.Scores[seat] != want[seat] || s.Totals[seat] != want[seat] {
+			t.Fatalf("server scores %v totals %v, recomputed %v", s.LastRound.Scores, s.Totals, want)
+		}
+		sel := fmt.Sprintf(`[data-scoreboard=gongzhu] [data-total="%d"]`, seat)
+		if got := ann.Text(sel); got != signedScore(s.Totals[seat]) {
+			ann.Fail("scoreboard total of seat %d shows %q, server has %d", seat, got, s.Totals[seat])
+		}
+		sel = fmt.Sprintf(`[data-scoreboard=gongzhu] [data-last="%d"]`, seat)
+		if got := ann.Text(sel); got != signedScore(s.LastRound.Scores[seat]) {
+			ann.Fail("scoreboard last round of seat %d shows %q, server has %d", seat, got, s.LastRound.Scores[seat])
+		}
+		sel = fmt.Sprintf(`[data-result=gongzhu] [data-round-score="%d"]`, seat)
+		if got := ann.Text(sel); got != signedScore(s.LastRound.Scores[seat]) {
+			ann.Fail("round result of seat %d shows %q, server has %d", seat, got, s.LastRound.Scores[seat])
+		}
+	}
+	// Rows best first, the viewer's row highlighted, team totals 0+2 and 1+3.
+	order := Eval[[]string](ann, `[...document.querySelectorAll("[data-scoreboard=gongzhu] tr[data-row]")].map(r => r.dataset.row)`)
+	if len(order) != 4 {
+		ann.Fail("scoreboard has %d rows", len(order))
+	}
+	for i := 1; i < len(order); i++ {
+		a, _ := strconv.Atoi(order[i-1])
+		c, _ := strconv.Atoi(order[i])
+		if s.Totals[a] < s.Totals[c] {
+			ann.Fail("scoreboard order %v is not best first for totals %v", order, s.Totals)
+		}
+	}
+	if !Eval[bool](ann, `document.querySelector('[data-scoreboard=gongzhu] tr[data-row="0"]').classList.contains("me")`) {
+		ann.Fail("the viewer's scoreboard row is not highlighted")
+	}
+	for team := 0; team < 2; team++ {
+		sel := fmt.Sprintf(`[data-scoreboard=gongzhu] [data-team-total="%d"]`, team)
+		if got, want := ann.Text(sel), signedScore(s.Totals[team]+s.Totals[team+2]); got != want {
+			ann.Fail("team %d total shows %q, want %q", team, got, want)
+		}
+	}
+}
+
+func signedScore(n int) string {
+	if n > 0 {
+		return "+" + strconv.Itoa(n)
+	}
+	return strconv.Itoa(n)
+}
+
+// TestGongzhuShots takes screenshots for a person to look at (desktop and
+// phone, English and Chinese, 3 and 4 seats). It runs only with
+// GONGZHU_SHOTS=dir.
+func TestGongzhuShots(t *testing.T) {
+	dir := os.Getenv("GONGZHU_SHOTS")
+	if dir == "" {
+		t.Skip("set GONGZHU_SHOTS=dir to take screenshots")
+	}
+	srv := startGongzhuServer(t)
+	b := StartBrowser(t)
+	for _, n := range []int{4, 3} {
+		for _, lang := range []string{"en", "zh"} {
+			p := b.NewPage(fmt.Sprintf("p%d%s", n, lang))
+			id := createGongzhu(t, srv.URL, n)
+			sitGongzhu(p, srv.URL, id, "Ann", lang)
+			for i := 0; i < 3; i++ {
+				code := playLegalCard(p)
+				p.WaitJS("played", fmt.Sprintf(`!%s.players["0"].hand.includes(%q)`, gzG, code))
+			}
+			p.WaitJS("my turn", gzG+`.current === 0`)
+			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_desk.png", n, lang)), 1280, 900)
+			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_phone.png", n, lang)), 390, 844)
+			if n == 4 && lang == "en" {
+				for p.Text("[data-result=gongzhu] h3") != "Round 1 result" || !Eval[bool](p, gzG+`.round === 2`) {
+					code := playLegalCard(p)
+					p.WaitJS("played", fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, gzG, gzG, code))
+					if Eval[bool](p, gzG+`.round === 2`) {
+						break
+					}
+				}
+				time.Sleep(300 * time.Millisecond)
+				gzShot(p, filepath.Join(dir, "gz4_en_roundover.png"), 1280, 900)
+			}
+		}
+	}
+}
+
+func gzShot(p *Page, file string, w, h int64) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, h)); err != nil {
+		p.t.Fatal(err)
+	}
+	time.Sleep(700 * time.Millisecond)
+	_ = chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector("[data-status=gongzhu]").getBoundingClientRect().top + window.scrollY - 64)`))
+	time.Sleep(200 * time.Millisecond)
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
