@@ -53,6 +53,9 @@ func NewRecord(id, game string, size int) *rooms.Record {
 	return rec
 }
 
+// maxLog caps the log of the records Next makes.
+const maxLog = 50
+
 // Next returns a copy of rec (sharing no slice it may change) as the room would write it after one more
 // change: StateID and UpdatedAt bumped, the state and log changed.
 func Next(rec *rooms.Record) *rooms.Record {
@@ -61,8 +64,9 @@ func Next(rec *rooms.Record) *rooms.Record {
 	cp.StateID++
 	cp.UpdatedAt++
 	cp.State = json.RawMessage(fmt.Sprintf(`{"board":"","move":%d}`, cp.StateID))
-	cp.Log = append(append([]protocol.LogEntry(nil), rec.Log...),
+	log := append(append([]protocol.LogEntry(nil), rec.Log...),
 		protocol.LogEntry{Turn: int(cp.StateID), PlayerID: "0", Move: "play", Args: json.RawMessage(fmt.Sprintf("[%d]", cp.StateID))})
+	cp.Log = log[max(0, len(log)-maxLog):] // capped, as rooms caps it
 	return &cp
 }
 
