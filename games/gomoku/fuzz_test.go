@@ -2,7 +2,9 @@ package gomoku
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/chaguan/chaguan/games"
@@ -70,4 +72,55 @@ func fuzzStarts(f *testing.F) []games.State {
 		mustApply(f, mid, 0, moveRequestUndo),
 		playStones(f, interleave(line(0, 0, 1, 0, 5), scattered[:4])...),
 	}
+}
+
+// FuzzLoad decodes arbitrary stored states: no panic, and whatever loads
+// re-encodes to a state that loads to the same bytes.
+func FuzzLoad(f *testing.F) {
+	for _, s := range []string{
+		`{"moves":""}`, `{"moves":"hhih","undo":"1"}`, `{"moves":"aaoabaobcaocdaodea"}`,
+		`{"moves":"hh","resigned":"0"}`, `{"moves":"hhhh"}`, `[]`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := Game.Load(data)
+		if err != nil {
+			return
+		}
+		b := mustJSON(t, st)
+		back, err := Game.Load(b)
+		if err != nil {
+			t.Fatalf("re-encoded state %s does not load: %v", b, err)
+		}
+		if !bytes.Equal(mustJSON(t, back), b) {
+			t.Fatalf("state does not round-trip: %s", b)
+		}
+		_ = st.View(0)
+		_ = st.Status()
+	})
+}
+
+// FuzzBot hands every bot level arbitrary views (as JSON, the way the
+// framework does): no panic, and a chosen stone goes on an empty point.
+func FuzzBot(f *testing.F) {
+	for _, st := range fuzzStarts(f) {
+		f.Add(mustJSON(f, st.View(0)), uint8(0))
+	}
+	f.Add([]byte(`{"size":15,"board":["x"],"toMove":"0"}`), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
+		var v View
+		if json.Unmarshal(data, &v) != nil {
+			return
+		}
+		level, seat := levels[int(pick)%len(levels)], int(pick/3)%2
+		name, args, err := Rules{}.Bot(level, v, seat, rand.New(rand.NewPCG(1, 2)))
+		if err != nil || name != movePlace {
+			return
+		}
+		x, y, ok := parsePoint(args)
+		if !ok || !onBoard(x, y) || v.Board[y][x] != '.' {
+			t.Fatalf("bot %s chose %s on a bad point for board %q", level, args, v.Board)
+		}
+	})
 }
