@@ -91,7 +91,7 @@ function mount(el, api) {
   const myTurn = () => api.you !== null && started() && !over() && G() && G().toMove === api.you && G().undoRequest === null;
   const nameOf = (seat) => {
     const p = state && state.players && state.players[Number(seat)];
-    return (p && p.name) || t(colourKey(seat));
+    return (p && p.name) || t("room.emptySeat");
   };
 
   // --- geometry and drawing ----------------------------------------------
@@ -323,7 +323,13 @@ function injectStyle() {
 .gomoku-stone.b { background: radial-gradient(circle at 35% 35%, #777, #111 60%, #000); }
 .gomoku-stone.w { background: radial-gradient(circle at 35% 35%, #fff, #eee 55%, #bdb8ae); border: 1px solid #b8b0a0; }
 .gomoku-vs { color: var(--muted); font-style: italic; }
-.gomoku-controls { justify-content: center; }`;
+.gomoku-controls { justify-content: center; }
+@media (max-width: 480px) {
+  .gomoku-players { flex-wrap: nowrap; gap: 6px; }
+  .gomoku-player { padding: 4px 10px; gap: 6px; min-width: 0; }
+  .gomoku-pname { max-width: 6.5em; }
+  .gomoku-player .muted { font-size: .72rem; white-space: nowrap; }
+}`;
   document.head.appendChild(h("style", { "data-plugin": "gomoku" }, css));
 }
 

@@ -66,9 +66,9 @@ function mount(el, api) {
     if (seat < 0) return "";
     if (seat === me()) return t("tm.you");
     const p = st && st.players && st.players[seat];
-    if (!p || !p.name) return t("tm.seat", { n: seat });
+    if (!p || !p.name) return t("tm.seat", { n: seat + 1 });
     const dup = st.players.some((q, i) => i !== seat && q && q.name === p.name);
-    return dup ? `${p.name} ${seat}` : p.name;
+    return dup ? `${p.name} ${seat + 1}` : p.name;
   };
   const mine = () => (G() && G().players && api.you !== null ? G().players[api.you] : null);
 
