@@ -112,3 +112,38 @@ func TestReconnect(t *testing.T) {
 	place(ann, 2, 6, 6)
 	bob.WaitJS("Ann's move after reconnecting", movesIs(3))
 }
+
+// TestAutoplay: the seated player's autoplay switch lets the server's bot
+// play for them, and the seat shows it.
+func TestAutoplay(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	createGomoku(ann, base, "Ann")
+	ann.Do("choose the easy bot", setSelect(`.seat[data-seat="1"] select`, "easy"))
+	ann.Click(`[data-action="add-bot"][data-seat="1"]`)
+	ann.WaitText(".gomoku-status", "Your turn (Black)")
+	ann.Click(`[data-action="autoplay"]`)
+	ann.WaitText(`.seat[data-seat="0"]`, "autoplay")
+	ann.WaitJS("the bot playing for Ann", `window.__chaguan.state.G.moves.length >= 4 || !!window.__chaguan.state.ctx.gameover`)
+}
+
+// TestStaleSeat: a remembered seat whose credentials the server refuses is
+// forgotten; the visitor is told and watches instead.
+func TestStaleSeat(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	id := Eval[string](ann, `window.__chaguan.matchID`)
+
+	eve := b.NewPage("eve")
+	eve.Open(base + "/?lang=en")
+	eve.Do("remember a forged seat", evalVoid(`localStorage.setItem("chaguan:seat:" + `+jsString(id)+`,
+		JSON.stringify({playerID: "1", credentials: "not-the-credentials", name: "Eve"}))`))
+	eve.Open(invite)
+	eve.WaitText("#toasts", "no longer yours")
+	eve.WaitText(".host-status", "Watching")
+	eve.WaitJS("the forged seat forgotten", `localStorage.getItem("chaguan:seat:" + `+jsString(id)+`) === null`)
+	eve.WaitJS("seat 1 still free", `!!document.querySelector('[data-action="sit"][data-seat="1"]')`)
+}
