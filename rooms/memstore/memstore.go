@@ -163,7 +163,7 @@ func decode(data []byte) (*rooms.Record, error) {
 
 // Update replaces the record if its stored StateID equals prev, renews its
 // TTL and sends the new record to every subscriber of the match (each gets
-// its own copy). rec.StateID must be greater than prev. rooms.ErrConflict if
+// its own deep copy of rec). rec.StateID must be greater than prev. rooms.ErrConflict if
 // the stored StateID differs, rooms.ErrNotFound if the record is gone; then
 // nothing changes.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
@@ -191,13 +191,13 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 		return fmt.Errorf("%w: match %s is at stateID %d, not %d", rooms.ErrConflict, rec.ID, e.stateID, prev)
 	}
 	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.StateID, expires: now.Add(s.ttl)}
-	// Fan out under the lock so that subscribers see updates in StateID order.
+	// Fan out under the lock so that subscribers see updates in StateID
+	// order. Each gets a copy of rec made before Update returns, so it
+	// shares nothing with the caller or another subscriber.
 	for sub := range s.subs[rec.ID] {
-		cp, err := decode(data)
-		if err != nil {
-			return err // cannot happen: data was just encoded
+		if !sub.full() {
+			sub.send(rooms.Event{Record: cloneRecord(rec)})
 		}
-		sub.send(rooms.Event{Record: cp})
 	}
 	return nil
 }

@@ -98,3 +98,9 @@ func BenchmarkUpdate(b *testing.B) {
 	defer s.Close()
 	storetest.BenchUpdate(b, s)
 }
+
+func BenchmarkUpdateParallel(b *testing.B) {
+	s := memstore.New(memstore.Options{})
+	defer s.Close()
+	storetest.BenchUpdateParallel(b, s)
+}

@@ -24,6 +24,10 @@ func (sub *subscriber) send(ev rooms.Event) {
 	}
 }
 
+// full reports whether a send would be dropped. Only exact with Store.mu
+// held, as every send is.
+func (sub *subscriber) full() bool { return len(sub.ch) == cap(sub.ch) }
+
 // checkEvent refuses what Publish may not send: records change only through
 // Update, which publishes them itself.
 func checkEvent(ev rooms.Event) error {

@@ -2,6 +2,8 @@ package storetest
 
 import (
 	"context"
+	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chaguan/chaguan/rooms"
@@ -41,4 +43,28 @@ func BenchUpdate(b *testing.B, s rooms.Store) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchUpdateParallel measures Update throughput over many matches at once:
+// each goroutine updates a match of its own (no subscribers), as the rooms
+// of a busy server do.
+func BenchUpdateParallel(b *testing.B, s rooms.Store) {
+	ctx := context.Background()
+	var n atomic.Int64
+	b.SetBytes(BenchRecordSize)
+	b.RunParallel(func(pb *testing.PB) {
+		rec := NewRecord("bench-"+strconv.FormatInt(n.Add(1), 10), "gomoku", BenchRecordSize)
+		if err := s.Create(ctx, rec); err != nil {
+			b.Error(err)
+			return
+		}
+		for pb.Next() {
+			prev := rec.StateID
+			rec.StateID++
+			if err := s.Update(ctx, rec, prev); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
