@@ -127,7 +127,7 @@ func (b *botBoard) take(p pos) {
 }
 
 // easyMove is a random empty point next to a stone (the eight neighbours),
-// or the centre on an empty board.
+// or the centre on an empty board. The board must not be full.
 func (b *botBoard) easyMove(rng *rand.Rand) pos {
 	if len(b.stones) == 0 {
 		return centre
@@ -142,25 +142,13 @@ func (b *botBoard) easyMove(rng *rand.Rand) pos {
 			}
 		}
 	}
-	if len(next) == 0 {
-		next = b.empties()
-	}
-	return next[rng.IntN(len(next))]
-}
-
-// empties lists every empty point.
-func (b *botBoard) empties() []pos {
-	var out []pos
-	for i := range b.g {
-		if b.g[i] == empty {
-			out = append(out, pos(i))
-		}
-	}
-	return out
+	return next[rng.IntN(len(next))] // not empty, as for candidates
 }
 
 // candidates appends to buf every empty point within two of a stone with
-// its seed scores for colour c to move (the centre on an empty board).
+// its seed scores for colour c to move (the centre on an empty board). It
+// appends at least one point unless the board is full: walking from any
+// empty point towards a stone, the last empty point passed is next to it.
 func (b *botBoard) candidates(c cell, buf []candidate) []candidate {
 	if len(b.stones) == 0 {
 		return append(buf, candidate{p: centre})
@@ -171,11 +159,6 @@ func (b *botBoard) candidates(c cell, buf []candidate) []candidate {
 			continue
 		}
 		buf = append(buf, b.g.scorePoint(p, c))
-	}
-	if len(buf) == 0 { // every point near a stone is taken: widen to all
-		for _, p := range b.empties() {
-			buf = append(buf, b.g.scorePoint(p, c))
-		}
 	}
 	return buf
 }
