@@ -85,6 +85,17 @@ func BenchmarkStateJSON(b *testing.B) {
 	}
 }
 
+// BenchmarkView is one view built and encoded, as sent after every move.
+func BenchmarkView(b *testing.B) {
+	st := midGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := json.Marshal(st.View(0)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func benchBot(b *testing.B, level string) {
 	st := midGame(b)
 	rng := rand.New(rand.NewPCG(1, 2))

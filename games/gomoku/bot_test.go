@@ -264,3 +264,25 @@ func TestHardBudget(t *testing.T) {
 		t.Fatalf("the budget changed the choice: %v, unbounded %v", chosen[hardNodes].point(), chosen[1<<40].point())
 	}
 }
+
+// TestNormalBreaksTiesByRNG: after black opens at the centre, white's best
+// points tie: the sixteen points on the centre's four lines at distance
+// one or two (black there would make a two, 活二, plain or split), where
+// every other candidate scores nothing. Different bot seeds must choose
+// different ones among them, and never any other point.
+func TestNormalBreaksTiesByRNG(t *testing.T) {
+	st := playStones(t, [2]int{7, 7})
+	seen := map[[2]int]bool{}
+	for seed := uint64(0); seed < 40; seed++ {
+		p := botPlace(t, st, "normal", 1, seed)
+		dx, dy := p[0]-7, p[1]-7
+		onLine := dx == 0 || dy == 0 || dx == dy || dx == -dy
+		if !onLine || max(dx, -dx, dy, -dy) > 2 {
+			t.Fatalf("seed %d: white answered the centre at %v, off the best points", seed, p)
+		}
+		seen[p] = true
+	}
+	if len(seen) < 4 {
+		t.Fatalf("40 seeds chose only %v: ties are not broken at random", seen)
+	}
+}
