@@ -10,8 +10,9 @@
 import { h, replace } from "/assets/js/dom.js";
 import { strings, ITEM_ZH, FETCHING, CARDS, CARD_ZH, seatOf, narrate } from "/assets/games/threemonks_text.js";
 
-const STEP_MS = 420; // one animated event
-const FAST_MS = 110; // when many events queue up
+const STEP_MS = 380; // one animated event
+const FAST_MS = 90; // when the animation falls behind
+const BEHIND = 10; // queued events that count as falling behind
 const LOG_MAX = 240;
 const WIN = 10;
 
@@ -264,11 +265,15 @@ function mount(el, api) {
     timer = null;
     const x = queue.shift();
     if (!x) { flip = null; render(); return; }
-    if (x.e.kind === "reveal" && !(G() && G().revealed)) { flip = x.e.cards; flipFresh = true; renderTable(G()); }
-    const ms = queue.length > 25 || document.hidden ? FAST_MS : STEP_MS;
-    pushLog(x);
-    animate(x, ms);
+    const ms = queue.length > BEHIND || document.hidden ? FAST_MS : STEP_MS;
     timer = setTimeout(step, ms + 40);
+    try {
+      if (x.e.kind === "reveal" && !(G() && G().revealed)) { flip = x.e.cards; flipFresh = true; renderTable(G()); }
+      pushLog(x);
+      animate(x, ms);
+    } catch (err) {
+      console.error("threemonks: event", x.e, err);
+    }
   };
   const enqueue = (items) => {
     queue.push(...items);
