@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -21,6 +23,10 @@ const subscribeWait = 5 * time.Second
 
 // unsubscribeWait bounds the UNSUBSCRIBE write of the last cancel.
 const unsubscribeWait = 5 * time.Second
+
+// workerQueue is each fan-out worker's backlog of messages; when it is full
+// the connection's reader waits.
+const workerQueue = 256
 
 // healthEvery is how long the pub/sub connection may stay silent before the
 // dispatcher PINGs it (go-redis's own default is 3 s).
@@ -56,6 +62,10 @@ type subscriber struct {
 	ch     chan rooms.Event
 	closed bool
 }
+
+// full reports whether a send would be dropped; exact only with hub.mu
+// held, as every send is.
+func (sub *subscriber) full() bool { return len(sub.ch) == cap(sub.ch) }
 
 func newHub(c redis.UniversalClient, buffer int) *hub {
 	return &hub{
@@ -181,9 +191,31 @@ func (h *hub) unsubscribe(name string, sub *subscriber) {
 
 // dispatch reads the pub/sub connection until it is closed. go-redis
 // reconnects and re-subscribes on the next read after a failure; an idle
-// connection is checked with a PING every healthEvery.
+// connection is checked with a PING every healthEvery. Messages are decoded
+// and fanned out by one worker per CPU, each match's always by the same
+// worker, so a match's events stay in order while different matches'
+// decode in parallel, outside h.mu.
 func (h *hub) dispatch(ps *redis.PubSub, done chan struct{}) {
 	defer close(done)
+	workers := make([]chan *redis.Message, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range workers {
+		workers[i] = make(chan *redis.Message, workerQueue)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range workers[i] {
+				h.fanOut(m.Channel, m.Payload)
+			}
+		}()
+	}
+	defer func() {
+		for _, w := range workers {
+			close(w)
+		}
+		wg.Wait()
+	}()
+	seed := maphash.MakeSeed()
 	ctx := context.Background()
 	failures := 0
 	for {
@@ -211,7 +243,7 @@ func (h *hub) dispatch(ps *redis.PubSub, done chan struct{}) {
 		case *redis.Pong:
 			h.acked(m.Payload)
 		case *redis.Message:
-			h.fanOut(m.Channel, []byte(m.Payload))
+			workers[maphash.String(seed, m.Channel)%uint64(len(workers))] <- m
 		}
 	}
 }
@@ -226,19 +258,36 @@ func (h *hub) acked(token string) {
 	}
 }
 
-// fanOut decodes the event once per subscriber, so none shares a pointer
-// with another, and sends it without blocking: a full subscriber misses it.
-func (h *hub) fanOut(name string, payload []byte) {
+// fanOut decodes the event once per local subscriber with room in its
+// buffer, so none shares a pointer with another, then sends without
+// blocking: a full subscriber misses it. The decoding happens outside h.mu.
+func (h *hub) fanOut(name, payload string) {
+	h.mu.Lock()
+	n := 0
+	for sub := range h.chans[name] {
+		if !sub.full() {
+			n++
+		}
+	}
+	h.mu.Unlock()
+	if n == 0 {
+		return
+	}
+	evs := make([]rooms.Event, n)
+	for i := range evs {
+		if err := json.Unmarshal([]byte(payload), &evs[i]); err != nil {
+			return // not an event of ours: drop it
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.chans[name] {
-		var ev rooms.Event
-		if err := json.Unmarshal(payload, &ev); err != nil {
-			return // not an event of ours: drop it
+		if len(evs) == 0 {
+			return
 		}
-		select {
-		case sub.ch <- ev:
-		default:
+		if !sub.full() {
+			sub.ch <- evs[0]
+			evs = evs[1:]
 		}
 	}
 }

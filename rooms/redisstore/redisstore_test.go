@@ -74,3 +74,10 @@ func BenchmarkUpdate(b *testing.B) {
 	s := open(b, redisstore.Options{URL: url, Prefix: redistest.Prefix(b, url)})
 	storetest.BenchUpdate(b, s)
 }
+
+func BenchmarkUpdateParallel(b *testing.B) {
+	url := redistest.URL(b)
+	s := open(b, redisstore.Options{URL: url, Prefix: redistest.Prefix(b, url)})
+	b.SetParallelism(8) // Redis round trips wait on the network, not the CPU
+	storetest.BenchUpdateParallel(b, s)
+}
