@@ -60,6 +60,7 @@ func bestCard(v View, seat int, rng *rand.Rand) Card {
 	hand := playable(base.Last[seat])
 	score := make([]float64, len(hand))
 	guesses := make([]Card, base.N)
+	sc := base.clone() // scratch state, reset before each simulation
 	for k := 0; k < samples; k++ {
 		for i := range guesses {
 			if i != seat {
@@ -67,14 +68,14 @@ func bestCard(v View, seat int, rng *rand.Rand) Card {
 			}
 		}
 		for ci, c := range hand {
-			s := base.clone()
-			copy(s.Secret.Choices, guesses)
-			s.Secret.Choices[seat] = c
-			s.reveal()
-			for s.Pending != nil {
-				s.decideDefault()
+			base.resetInto(&sc)
+			copy(sc.Secret.Choices, guesses)
+			sc.Secret.Choices[seat] = c
+			sc.reveal()
+			for sc.Pending != nil {
+				sc.decideDefault()
 			}
-			score[ci] += evaluate(&s, seat)
+			score[ci] += evaluate(&sc, seat)
 		}
 	}
 	best := 0
@@ -113,4 +114,18 @@ func evaluate(s *State, seat int) float64 {
 		sc += 0.3
 	}
 	return sc
+}
+
+// resetInto copies s into dst reusing dst's slices, for the bot's
+// simulations (dst must come from s.clone()). Events are not copied: the
+// simulations are quiet.
+func (s *State) resetInto(dst *State) {
+	water, items, last, choices, order := dst.Water, dst.Items, dst.Last, dst.Secret.Choices, dst.Cur.Order
+	*dst = *s
+	dst.Water = append(water[:0], s.Water...)
+	dst.Items = append(items[:0], s.Items...)
+	dst.Last = append(last[:0], s.Last...)
+	dst.Secret.Choices = append(choices[:0], s.Secret.Choices...)
+	dst.Cur.Order = order[:0]
+	dst.Revealed, dst.Pending, dst.Events = nil, nil, nil
 }
