@@ -184,7 +184,11 @@ func (p *Page) Click(sel string) {
 // Type replaces the value of an input with text, as typed keys.
 func (p *Page) Type(sel, text string) {
 	p.t.Helper()
-	p.Do("type into "+sel, chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Clear(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+	// chromedp.Clear leaves number inputs as they were, so empty the value
+	// in the page (with the input event a person's edit would fire).
+	p.Do("type into "+sel, chromedp.WaitVisible(chromedp.CSS(sel)),
+		evalVoid(fmt.Sprintf(`(() => { const e = document.querySelector(%s); e.value = ""; e.dispatchEvent(new Event("input", {bubbles: true})); })()`, jsString(sel))),
+		chromedp.SendKeys(chromedp.CSS(sel), text))
 }
 
 // ClickXY clicks at viewport coordinates.

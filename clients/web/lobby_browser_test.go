@@ -1,0 +1,58 @@
+package web_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// TestCreateFormOptions renders the create form of a made-up catalog entry
+// with every kind of setup option and checks the request body it builds:
+// options typed as the catalog says, bots only for the seats that chose one.
+func TestCreateFormOptions(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	p := b.NewPage("ann")
+	p.Open(base + "/?lang=en")
+	p.Do("render the form", evalVoid(`(async () => {
+		const { createForm } = await import("/assets/js/create.js");
+		const entry = {
+			name: "fake", title: {en: "Fake", zh: "假"}, minPlayers: 2, maxPlayers: 4, bots: ["easy", "hard"],
+			setupOptions: {
+				size: {label: {en: "Board size", zh: "棋盘"}, type: "enum", default: 19, choices: [9, 13, 19]},
+				komi: {label: {en: "Komi", zh: "贴目"}, type: "float", default: 7.5, min: 0, max: 20},
+				rounds: {label: {en: "Rounds", zh: "局数"}, type: "int", default: 3, min: 1, max: 9},
+				open: {label: {en: "Open hands", zh: "明牌"}, type: "bool", default: false},
+			},
+		};
+		const form = createForm(entry, { onCreate: async (body) => { window.__body = body; return true; } });
+		form.id = "fake-form";
+		document.getElementById("view").prepend(form);
+	})()`))
+	p.WaitText("#fake-form", "Board size")
+	p.WaitText("#fake-form", "Komi")
+	p.Do("three players", setSelect(`#fake-form select[name="numPlayers"]`, "3"))
+	p.Do("a hard bot in seat 3", setSelect(`#fake-form select[data-seat="2"]`, "hard"))
+	p.Do("size 13", setSelect(`#fake-form select[name="opt-size"]`, "13"))
+	p.Type(`#fake-form input[name="opt-komi"]`, "6.5")
+	p.Type(`#fake-form input[name="opt-rounds"]`, "5")
+	p.Click(`#fake-form input[name="opt-open"]`)
+	p.Click(`#fake-form input[name="unlisted"]`)
+	p.Click(`#fake-form [data-action="create"]`)
+	p.WaitJS("the create body", `!!window.__body`)
+
+	got := Eval[string](p, `JSON.stringify(window.__body)`)
+	var body map[string]any
+	if err := json.Unmarshal([]byte(got), &body); err != nil {
+		p.Fail("body %s: %v", got, err)
+	}
+	want := map[string]any{
+		"numPlayers": 3.0,
+		"unlisted":   true,
+		"bots":       map[string]any{"2": "hard"},
+		"setupData":  map[string]any{"size": 13.0, "komi": 6.5, "rounds": 5.0, "open": true},
+	}
+	if !reflect.DeepEqual(body, want) {
+		p.Fail("create body\n got %s\nwant %v", got, want)
+	}
+}
