@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // gomokuPoint returns the viewport coordinates of board point (x, y) of the
@@ -144,4 +147,10 @@ func TestGomokuBotFromRoom(t *testing.T) {
 	place(ann, 0, 7, 7)
 	ann.WaitJS("the bot's answer", movesIs(2))
 	ann.WaitText(".gomoku-status", "Your turn (Black)")
+
+	// The keyboard plays too: from the last stone, up to the top edge, Enter.
+	x := Eval[int](ann, `window.__chaguan.state.G.last[0]`)
+	ann.Do("focus the board", chromedp.Focus(chromedp.CSS("canvas[data-board=gomoku]")),
+		chromedp.KeyEvent(strings.Repeat(kb.ArrowUp, 15)), chromedp.KeyEvent(kb.Enter))
+	ann.WaitJS("a stone placed from the keyboard", fmt.Sprintf(`window.__chaguan.state.G.board[0][%d] === "B"`, x))
 }

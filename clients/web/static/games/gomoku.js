@@ -199,6 +199,25 @@ function mount(el, api) {
     place(p);
   });
 
+  // Keyboard: arrows move a cursor (drawn like the hover stone), Enter or
+  // Space places there.
+  canvas.tabIndex = 0;
+  canvas.addEventListener("keydown", (e) => {
+    const g = G();
+    if (!g || !geom) return;
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (steps[e.key]) {
+      const from = hover || (g.last ? { x: g.last[0], y: g.last[1] } : { x: (geom.n - 1) >> 1, y: (geom.n - 1) >> 1 });
+      const [dx, dy] = steps[e.key];
+      hover = { x: Math.min(geom.n - 1, Math.max(0, from.x + dx)), y: Math.min(geom.n - 1, Math.max(0, from.y + dy)) };
+      redraw();
+      e.preventDefault();
+    } else if ((e.key === "Enter" || e.key === " ") && hover) {
+      e.preventDefault();
+      if (myTurn() && !pending && cellAt(g, hover) === ".") place(hover);
+    }
+  });
+
   const place = (p) => {
     pending = p;
     redraw();
@@ -312,6 +331,7 @@ function injectStyle() {
 .gomoku { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
 .gomoku > * { justify-self: center; }
 .gomoku > .gomoku-board-wrap { justify-self: stretch; display: flex; justify-content: center; overflow: hidden; padding: 4px 0 14px; }
+.gomoku-canvas:focus-visible { outline: 3px solid var(--jade); outline-offset: 3px; }
 .gomoku-canvas { display: block; border-radius: 10px; box-shadow: 0 2px 4px rgba(59,37,24,.25), 0 12px 30px rgba(59,37,24,.28); touch-action: manipulation; }
 .gomoku-status { width: 100%; }
 .gomoku-players { display: flex; align-items: center; justify-content: center; gap: 10px; flex-wrap: wrap; width: 100%; }
