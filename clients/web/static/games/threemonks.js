@@ -71,6 +71,13 @@ function mount(el, api) {
     const dup = st.players.some((q, i) => i !== seat && q && q.name === p.name);
     return dup ? `${p.name} ${seat + 1}` : p.name;
   };
+  // logName names a seat in log sentences: the viewer by name and "(you)",
+  // so English verbs stay in the third person.
+  const logName = (seat) => {
+    if (seat !== me()) return nameOf(seat);
+    const p = st && st.players && st.players[seat];
+    return (p && p.name ? p.name + " " : "") + "(" + t("tm.you") + ")";
+  };
   const mine = () => (G() && G().players && api.you !== null ? G().players[api.you] : null);
 
   // --- the table ----------------------------------------------------------
@@ -217,7 +224,7 @@ function mount(el, api) {
 
   // --- log -----------------------------------------------------------------
   const logLine = (x) => h("li", { class: "ev-" + x.e.kind, "data-ev": x.e.kind },
-    x.e.kind === "reveal" ? h("b", null, t("tm.round", { n: x.round }) + " ") : null, narrate(x.e, t, nameOf));
+    x.e.kind === "reveal" ? h("b", null, t("tm.round", { n: x.round }) + " ") : null, narrate(x.e, t, logName));
   const renderLog = () => {
     logTitle.textContent = t("tm.log");
     replace(logList, ...log.map(logLine));
@@ -275,10 +282,6 @@ function mount(el, api) {
       console.error("threemonks: event", x.e, err);
     }
   };
-  const enqueue = (items) => {
-    queue.push(...items);
-    if (!timer) timer = setTimeout(step, 30);
-  };
 
   // newEvents returns the events of g not yet seen, with their rounds.
   const newEvents = (g) => {
@@ -313,9 +316,9 @@ function mount(el, api) {
       const g = G();
       if (!g) { render(); return; }
       const fresh = newEvents(g);
-      if (fresh.length && fresh[0].e.kind !== "reveal" && g.revealed) flip = null;
+      queue.push(...fresh); // before render: the banner waits for the queue
       render();
-      if (fresh.length) enqueue(fresh);
+      if (queue.length && !timer) timer = setTimeout(step, 30);
     },
     destroy() {
       if (timer) clearTimeout(timer);
