@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"time"
 )
 
@@ -51,6 +52,8 @@ type config struct {
 	// no pacing.
 	SeatRate  float64
 	SeatBurst int
+	// CPUProfile, if set, is where the load generator's own CPU profile goes.
+	CPUProfile string
 }
 
 func main() {
@@ -64,6 +67,14 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if cfg.CPUProfile != "" {
+		stopProfile, err := startProfile(cfg.CPUProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(2)
+		}
+		defer stopProfile()
+	}
 	var progress io.Writer
 	if !cfg.JSON && cfg.Progress {
 		progress = os.Stdout
@@ -71,6 +82,7 @@ func main() {
 	rep, err := run(ctx, cfg, progress)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
+		stop()
 		os.Exit(1)
 	}
 	if cfg.JSON {
@@ -98,6 +110,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.BoolVar(&c.Progress, "progress", true, "print moves per second every second (text mode)")
 	fs.Float64Var(&c.SeatRate, "seat-rate", 19, "moves per second per seat, 0 for no pacing (the server refuses over 20/s by default)")
 	fs.IntVar(&c.SeatBurst, "seat-burst", 19, "burst of the per-seat pacing")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -131,6 +144,19 @@ func (c config) check() error {
 		return fmt.Errorf("-url %q is not a loopback address; pass -allow-remote to load another host", c.URL)
 	}
 	return nil
+}
+
+// startProfile starts a CPU profile into path and returns its stop.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func isLoopback(host string) bool {
