@@ -269,7 +269,8 @@ function mount(el, api) {
       return h("div", { class: "gomoku-player" + (active ? " active" : "") + (won ? " won" : "") },
         h("span", { class: "gomoku-stone " + (seat === "0" ? "b" : "w") }),
         h("span", { class: "gomoku-pname" }, nameOf(seat)),
-        h("span", { class: "muted small" }, t(colourKey(seat)) + (api.you === seat ? " · " + t("common.you") : "")));
+        h("span", { class: "muted small gomoku-colour" }, t(colourKey(seat))),
+        api.you === seat ? h("span", { class: "pill jade gomoku-you" }, t("common.you")) : null);
     };
     players.replaceChildren(chip("0"), h("span", { class: "gomoku-vs" }, "vs"), chip("1"));
     canvas.setAttribute("aria-label", s.text);
@@ -347,8 +348,8 @@ function injectStyle() {
 @media (max-width: 480px) {
   .gomoku-players { flex-wrap: nowrap; gap: 6px; }
   .gomoku-player { padding: 4px 10px; gap: 6px; min-width: 0; }
-  .gomoku-pname { max-width: 6.5em; }
-  .gomoku-player .muted { font-size: .72rem; white-space: nowrap; }
+  .gomoku-pname { max-width: 7em; min-width: 2em; }
+  .gomoku-player .gomoku-colour { display: none; }
 }`;
   document.head.appendChild(h("style", { "data-plugin": "gomoku" }, css));
 }
