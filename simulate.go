@@ -1,5 +1,11 @@
 package main
 
-import "errors"
+import (
+	"os"
 
-func simulate(args []string) error { return errors.New("not wired yet") }
+	"github.com/chaguan/chaguan/clients/sim"
+	"github.com/chaguan/chaguan/games/all"
+)
+
+// simulate runs `chaguan simulate …`: bot-vs-bot statistics for any game.
+func simulate(args []string) error { return sim.Main(args, all.Registry(), os.Stdout) }

@@ -5,11 +5,15 @@ package all
 import (
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/gomoku"
+	"github.com/chaguan/chaguan/games/gongzhu"
+	"github.com/chaguan/chaguan/games/threemonks"
 )
 
 // Registry returns a fresh registry of every game, in lobby order.
 func Registry() *games.Registry {
 	return games.NewRegistry(
+		gongzhu.Game,
 		gomoku.Game,
+		threemonks.Game,
 	)
 }
