@@ -1,0 +1,60 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+func TestMetricsCountMovesConnectionsAndErrors(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	id, black, _ := startedGomoku(t, srv.URL)
+	w := dial(t, srv.URL, "gomoku", id)
+	w.hello(&black)
+	w.acked(w.move("place", 7, 7))
+	w.move("place", 7, 7)
+	w.expectError("not_your_turn")
+	_, b := get(t, srv.URL+"/metrics")
+	for _, want := range []string{
+		`chaguan_moves_total{game="gomoku"} 1`,
+		`chaguan_ws_connections 1`,
+		`chaguan_errors_total{code="not_your_turn"} 1`,
+		`chaguan_matches_created_total{game="gomoku"} 1`,
+		`chaguan_move_seconds_count{game="gomoku"} 1`,
+		`chaguan_rooms_loaded 1`,
+		`go_goroutines`,
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}
+
+func TestShutdownSendsGoingAway(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	id, black, _ := startedGomoku(t, srv.URL)
+	w := dial(t, srv.URL, "gomoku", id)
+	w.hello(&black)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Handler.Shutdown(ctx)
+	// The reader goroutine of the test client stops at the close frame.
+	for range w.msgs {
+	}
+	_, _, err := w.c.ReadMessage()
+	var ce *websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != websocket.CloseGoingAway {
+		t.Fatalf("close after shutdown: %v, want going away (1001)", err)
+	}
+	// New WebSockets are refused while draining.
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/games/gomoku/" + id + "/ws"
+	if _, resp, err := websocket.DefaultDialer.Dial(url, nil); err == nil || resp == nil || resp.StatusCode != 503 {
+		t.Fatalf("dial while draining: %v %v", err, resp)
+	}
+}
