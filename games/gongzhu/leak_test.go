@@ -11,12 +11,22 @@ import (
 	"github.com/chaguan/chaguan/games/gametest"
 )
 
+// TestConformance runs the shared suite: 20 playouts of 300 moves per seat
+// count (4 under -race or -short, which check the same code paths).
 func TestConformance(t *testing.T) {
-	gametest.Run(t, Game, gametest.Options{MayNotEnd: true, MaxMoves: 300})
+	o := gametest.Options{MayNotEnd: true, MaxMoves: 300}
+	if testing.Short() || raceEnabled {
+		o.Games = 4
+	}
+	gametest.Run(t, Game, o)
 }
 
 func TestConformanceNormal(t *testing.T) {
-	gametest.Run(t, Game, gametest.Options{MayNotEnd: true, MaxMoves: 120, Games: 5, Level: LevelNormal})
+	o := gametest.Options{MayNotEnd: true, MaxMoves: 120, Games: 5, Level: LevelNormal}
+	if testing.Short() || raceEnabled {
+		o.Games = 2
+	}
+	gametest.Run(t, Game, o)
 }
 
 // TestNoLeak plays whole bot-driven matches through the erased games.Game

@@ -6,13 +6,13 @@ import (
 	"github.com/chaguan/chaguan/games/cards"
 )
 
-// TestRoundProperties plays 10,000 bot rounds (1,000 under -short) and
+// TestRoundProperties plays 10,000 bot rounds (1,000 under -short or -race) and
 // checks, for each: every card of the deck is dealt exactly once and taken
 // exactly once, the round's scores are ScoreRound of what each seat took,
 // and the totals are the sum of all round scores.
 func TestRoundProperties(t *testing.T) {
 	rounds := 10000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		rounds = 1000
 	}
 	perMatch := 50

@@ -225,20 +225,10 @@ func (s State) play(seat int, c cards.Card) State {
 func (s *State) endRound() {
 	taken := s.Taken()
 	scores := ScoreRound(taken)
-	res := &RoundResult{
-		Round:      s.Round,
-		Leader:     s.FirstLeader,
-		Tricks:     s.Tricks,
-		Taken:      make([][]cards.Card, s.Seats),
-		PointCards: make([][]cards.Card, s.Seats),
-		Scores:     scores,
-	}
-	for i := range taken {
-		res.Taken[i] = cards.Sorted(taken[i])
-		res.PointCards[i] = PointCards(taken[i])
+	for i := range scores {
 		s.Totals[i] += scores[i]
 	}
-	s.LastRound = res
+	s.LastRound = &RoundResult{Round: s.Round, Leader: s.FirstLeader, Tricks: s.Tricks, Scores: scores}
 	s.Round++
 	s.FirstLeader = (s.FirstLeader + 1) % s.Seats
 	s.Secret.RNG = s.Secret.RNG.Clone() // never advance a generator another state shares

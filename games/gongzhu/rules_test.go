@@ -236,8 +236,9 @@ func TestRoundEnd(t *testing.T) {
 	if !reflect.DeepEqual(s2.Totals, []int{-140, 0, 0, 0}) || s2.Round != 2 || len(s2.Tricks) != 0 {
 		t.Fatalf("after the round: totals %v round %d", s2.Totals, s2.Round)
 	}
-	if cards.Codes(r.PointCards[0]) != "QS KH" || cards.Codes(r.Taken[2]) != "2C 3C 4C AC" {
-		t.Fatalf("taken %v / %v", r.PointCards[0], r.Taken[2])
+	v := Rules{}.View(s2, games.Spectator).LastRound
+	if cards.Codes(v.PointCards[0]) != "QS KH" || cards.Codes(v.Taken[2]) != "2C 3C 4C AC" || !reflect.DeepEqual(v.Scores, r.Scores) {
+		t.Fatalf("last round view: taken %v / %v", v.PointCards[0], v.Taken[2])
 	}
 	// Round 2: full 13-card hands, led by the seat after round 1's first
 	// leader (seat 0 led ♣2), with any card.

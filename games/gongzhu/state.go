@@ -67,12 +67,11 @@ type RoundResult struct {
 	Round  int     `json:"round"`
 	Leader int     `json:"leader"` // the round's first leader
 	Tricks []Trick `json:"tricks"`
-	// Taken holds every card each seat took, sorted for display.
-	Taken [][]cards.Card `json:"taken"`
-	// PointCards holds the scoring cards each seat took, sorted.
-	PointCards [][]cards.Card `json:"pointCards"`
-	Scores     []int          `json:"scores"`
+	Scores []int   `json:"scores"`
 }
+
+// Taken lists the cards each of n seats took in the round's tricks.
+func (r RoundResult) Taken(n int) [][]cards.Card { return takenFrom(r.Tricks, n) }
 
 // Secret is the part of the state no player may see.
 type Secret struct {
@@ -103,13 +102,17 @@ type State struct {
 func (s State) Current() int { return (s.Trick.Leader + len(s.Trick.Plays)) % s.Seats }
 
 // Taken lists the cards each seat took in the finished tricks of this round.
-func (s State) Taken() [][]cards.Card {
-	out := make([][]cards.Card, s.Seats)
+func (s State) Taken() [][]cards.Card { return takenFrom(s.Tricks, s.Seats) }
+
+func takenFrom(tricks []Trick, n int) [][]cards.Card {
+	out := make([][]cards.Card, n)
 	for i := range out {
 		out[i] = []cards.Card{}
 	}
-	for _, t := range s.Tricks {
-		out[t.Taker] = append(out[t.Taker], t.Cards()...)
+	for _, t := range tricks {
+		if t.Taker >= 0 && t.Taker < n {
+			out[t.Taker] = append(out[t.Taker], t.Cards()...)
+		}
 	}
 	return out
 }

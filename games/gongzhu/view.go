@@ -121,9 +121,13 @@ func (Rules) View(s State, viewer int) View {
 	}
 	v.RoundScores = ScoreRound(taken)
 	if r := s.LastRound; r != nil {
-		rv := &RoundView{Round: r.Round, FirstLead: r.Leader, Taken: r.Taken, PointCards: r.PointCards, Scores: r.Scores}
+		rv := &RoundView{Round: r.Round, FirstLead: r.Leader, Scores: slices.Clone(r.Scores)}
 		for _, t := range r.Tricks {
 			rv.Tricks = append(rv.Tricks, trickView(t))
+		}
+		for _, cs := range r.Taken(s.Seats) {
+			rv.Taken = append(rv.Taken, cards.Sorted(cs))
+			rv.PointCards = append(rv.PointCards, PointCards(cs))
 		}
 		v.LastRound = rv
 	}

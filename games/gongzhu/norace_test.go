@@ -1,0 +1,5 @@
+//go:build !race
+
+package gongzhu
+
+const raceEnabled = false
