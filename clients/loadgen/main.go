@@ -108,8 +108,10 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.IntVar(&c.SetupLimit, "setup-concurrency", 32, "matches set up at once")
 	fs.BoolVar(&c.AllowRemote, "allow-remote", false, "allow a -url that is not a loopback address")
 	fs.BoolVar(&c.Progress, "progress", true, "print moves per second every second (text mode)")
-	fs.Float64Var(&c.SeatRate, "seat-rate", 19, "moves per second per seat, 0 for no pacing (the server refuses over 20/s by default)")
-	fs.IntVar(&c.SeatBurst, "seat-burst", 19, "burst of the per-seat pacing")
+	// Defaults leave the server's limiter (20/s, burst 20, hello included)
+	// a margin for network jitter bunching two moves together.
+	fs.Float64Var(&c.SeatRate, "seat-rate", 18, "moves per second per seat, 0 for no pacing (the server refuses over 20/s by default)")
+	fs.IntVar(&c.SeatBurst, "seat-burst", 15, "burst of the per-seat pacing")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err
