@@ -1,7 +1,10 @@
 package web_test
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // seatBob opens invite on a fresh page as Bob (language lang) and sits in
@@ -146,4 +149,59 @@ func TestStaleSeat(t *testing.T) {
 	eve.WaitText(".host-status", "Watching")
 	eve.WaitJS("the forged seat forgotten", `localStorage.getItem("chaguan:seat:" + `+jsString(id)+`) === null`)
 	eve.WaitJS("seat 1 still free", `!!document.querySelector('[data-action="sit"][data-seat="1"]')`)
+}
+
+// TestLeave: leaving asks first; after the start (two seats taken) a bot
+// takes the seat for good and the person watches from then on.
+func TestLeave(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	bob := seatBob(b, invite, "en")
+	ann.WaitText(`.seat[data-seat="1"]`, "Bob")
+
+	bob.Click(`[data-action="leave"]`)
+	bob.Click(`[data-confirm="cancel"]`)
+	if you := Eval[string](bob, `window.__chaguan.you`); you != "1" {
+		bob.Fail("cancelled leave left the seat: you = %q", you)
+	}
+	bob.Click(`[data-action="leave"]`)
+	bob.Click(`[data-confirm="ok"]`)
+	bob.WaitJS("Bob watching", `window.__chaguan && window.__chaguan.you === ""`)
+	bob.WaitText(".host-status", "Watching")
+	ann.WaitText(`.seat[data-seat="1"]`, "bot")
+	place(ann, 0, 7, 7)
+	bob.WaitJS("the bot answers in Bob's place", movesIs(2))
+}
+
+// TestChat: lines reach everyone with the sender's name, a spectator's
+// lines are marked, and the input stops at 500 characters.
+func TestChat(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	sam := b.NewPage("spectator")
+	sam.Open(invite + "?lang=en")
+	sam.WaitText(".host-status", "Watching")
+
+	ann.Type(`[data-chat="input"]`, "Welcome to the teahouse")
+	ann.Click(`[data-chat="send"]`)
+	sam.WaitText(".chat-lines", "Welcome to the teahouse")
+	sam.WaitText(".chat-lines .chat-name", "Ann")
+
+	sam.Type(`[data-chat="input"]`, "好棋！")
+	sam.Click(`[data-chat="send"]`)
+	ann.WaitText(".chat-lines", "好棋！")
+	ann.WaitJS("the spectator marked", `[...document.querySelectorAll(".chat-line")].some(l => l.textContent.includes("好棋！") && l.textContent.includes("spectator"))`)
+	if n := Eval[int](ann, `[...document.querySelectorAll(".chat-line")].filter(l => l.textContent.includes("Welcome") && l.textContent.includes("spectator")).length`); n != 0 {
+		ann.Fail("a seated player's line is marked as a spectator's")
+	}
+
+	ann.Do("type 600 characters", evalVoid(`(() => { const e = document.querySelector('[data-chat="input"]'); e.focus(); })()`),
+		chromedp.SendKeys(chromedp.CSS(`[data-chat="input"]`), strings.Repeat("x", 600)))
+	if n := Eval[int](ann, `document.querySelector('[data-chat="input"]').value.length`); n != 500 {
+		ann.Fail("chat input holds %d characters, want at most 500", n)
+	}
 }
