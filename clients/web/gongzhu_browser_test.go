@@ -175,6 +175,21 @@ func TestGongzhuRoundInBrowser(t *testing.T) {
 			ann.Fail("team %d total shows %q, want %q", team, got, want)
 		}
 	}
+
+	// A spectator sees the same board and no hand at all.
+	sam := b.NewPage("spectator")
+	sam.Open(fmt.Sprintf("%s/m/gongzhu/%s?lang=zh", srv.URL, id))
+	sam.WaitJS("the spectator's table", `!!window.__chaguan && window.__chaguan.you === "" && !!document.querySelector("[data-scoreboard=gongzhu] [data-total]")`)
+	sam.WaitText("[data-scoreboard=gongzhu] h3", "榜")
+	if Eval[bool](sam, `!!document.querySelector("[data-hand=gongzhu]") || Object.keys(`+gzG+`.players).length > 0`) {
+		sam.Fail("the spectator is shown a hand")
+	}
+	for seat := 0; seat < 4; seat++ {
+		sel := fmt.Sprintf(`[data-scoreboard=gongzhu] [data-total="%d"]`, seat)
+		if got := sam.Text(sel); got != signedScore(s.Totals[seat]) {
+			sam.Fail("spectator's scoreboard total of seat %d shows %q, server has %d", seat, got, s.Totals[seat])
+		}
+	}
 }
 
 func signedScore(n int) string {
@@ -206,6 +221,7 @@ func TestGongzhuShots(t *testing.T) {
 			p.WaitJS("my turn", gzG+`.current === 0`)
 			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_desk.png", n, lang)), 1280, 900)
 			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_phone.png", n, lang)), 390, 844)
+			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_360.png", n, lang)), 360, 740)
 			if n == 4 && lang == "en" {
 				for p.Text("[data-result=gongzhu] h3") != "Round 1 result" || !Eval[bool](p, gzG+`.round === 2`) {
 					code := playLegalCard(p)
@@ -216,6 +232,10 @@ func TestGongzhuShots(t *testing.T) {
 				}
 				time.Sleep(300 * time.Millisecond)
 				gzShot(p, filepath.Join(dir, "gz4_en_roundover.png"), 1280, 900)
+				sam := b.NewPage("spectator")
+				sam.Open(fmt.Sprintf("%s/m/gongzhu/%s?lang=zh", srv.URL, id))
+				sam.WaitJS("the table", `!!document.querySelector("[data-table=gongzhu] [data-seat]")`)
+				gzShot(sam, filepath.Join(dir, "gz4_spectator_desk.png"), 1280, 900)
 			}
 		}
 	}

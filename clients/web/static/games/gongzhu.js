@@ -427,8 +427,8 @@ function mount(el, api) {
       return;
     }
     const rows = r.scores.map((score, seat) => h("tr", { class: String(seat) === api.you ? "me" : "" },
-      h("td", null, nameOf(seat), tags(r.pointCards[seat], score)),
-      h("td", null, h("div", { class: "gz-taken" }, chips(r.pointCards[seat]))),
+      h("td", { title: nameOf(seat) }, nameOf(seat)),
+      h("td", null, h("div", { class: "gz-taken" }, chips(r.pointCards[seat]), tags(r.pointCards[seat], score))),
       h("td", { class: signClass(score), "data-round-score": String(seat) }, signed(score))));
     result.replaceChildren(h("h3", null, t("gongzhu.result", { n: r.round })),
       h("table", null, h("thead", null, h("tr", null, h("th", null, t("gongzhu.player")), h("th", null, t("gongzhu.cards")),
