@@ -3,6 +3,7 @@ package rooms
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/chaguan/chaguan/games"
@@ -138,13 +139,14 @@ func (r *room) sendState(v *Viewer, ack *int64) {
 	r.send(v, r.frame().encode(v.seat, ack))
 }
 
-// frame holds what every viewer's state message shares.
+// frame holds what every viewer's state message shares, encoded once per
+// change; encode splices in each viewer's view, ack and seat, producing
+// exactly what json.Marshal(protocol.State) would (a test checks).
 type frame struct {
-	r       *room
-	ctx     protocol.Ctx
-	players []protocol.Player
-	log     []protocol.LogEntry
-	views   map[int]json.RawMessage
+	r     *room
+	head  []byte // {"type":"state","matchID":…,"stateID":N
+	tail  []byte // ,"ctx":…,"players":…,"log":…,"you":
+	views map[int][]byte
 }
 
 func (r *room) frame() *frame {
@@ -155,7 +157,19 @@ func (r *room) frame() *frame {
 	if log == nil {
 		log = []protocol.LogEntry{}
 	}
-	return &frame{r: r, ctx: r.rec.wireCtx(r.st.Status()), players: r.rec.players(), log: log, views: map[int]json.RawMessage{}}
+	f := &frame{r: r, views: map[int][]byte{}}
+	f.head = append(f.head, `{"type":"state","matchID":`...)
+	f.head = append(f.head, mustMarshal(r.id)...)
+	f.head = append(f.head, `,"stateID":`...)
+	f.head = strconv.AppendInt(f.head, r.rec.Seq, 10)
+	f.tail = append(f.tail, `,"ctx":`...)
+	f.tail = append(f.tail, mustMarshal(r.rec.wireCtx(r.st.Status()))...)
+	f.tail = append(f.tail, `,"players":`...)
+	f.tail = append(f.tail, mustMarshal(r.rec.players())...)
+	f.tail = append(f.tail, `,"log":`...)
+	f.tail = append(f.tail, mustMarshal(log)...)
+	f.tail = append(f.tail, `,"you":`...)
+	return f
 }
 
 func (f *frame) encode(seat int, ack *int64) []byte {
@@ -164,12 +178,21 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 		g = mustMarshal(f.r.st.View(seat))
 		f.views[seat] = g
 	}
-	you := ""
-	if seat >= 0 {
-		you = games.PlayerID(seat)
+	b := make([]byte, 0, len(f.head)+len(g)+len(f.tail)+32)
+	b = append(b, f.head...)
+	if ack != nil {
+		b = append(b, `,"ack":`...)
+		b = strconv.AppendInt(b, *ack, 10)
 	}
-	return mustMarshal(protocol.State{
-		Type: protocol.TypeState, MatchID: f.r.id, StateID: f.r.rec.Seq, Ack: ack,
-		G: g, Ctx: f.ctx, Players: f.players, Log: f.log, You: you,
-	})
+	b = append(b, `,"G":`...)
+	b = append(b, g...)
+	b = append(b, f.tail...)
+	if seat >= 0 {
+		b = append(b, '"')
+		b = strconv.AppendInt(b, int64(seat), 10)
+		b = append(b, '"')
+	} else {
+		b = append(b, `""`...)
+	}
+	return append(b, '}')
 }

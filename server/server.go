@@ -50,9 +50,10 @@ type Server struct {
 	metrics *Metrics
 	log     *slog.Logger
 
-	mu      sync.Mutex
-	conns   map[*conn]struct{} // live WebSockets, for draining; guarded by mu
-	closing bool               // guarded by mu
+	mu       sync.Mutex
+	conns    map[*conn]struct{} // live WebSockets, for draining; guarded by mu
+	closing  bool               // guarded by mu
+	stopPing chan struct{}      // closed by Shutdown
 }
 
 // New builds the server and its routes.
@@ -64,7 +65,7 @@ func New(cfg Config) *Server {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	cfg.WS = cfg.WS.withDefaults()
-	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}}
+	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}, stopPing: make(chan struct{})}
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics(cfg.Registry)
 	}
@@ -75,6 +76,7 @@ func New(cfg Config) *Server {
 	e.Use(s.recoverMiddleware)
 	e.Use(bodyLimit(64 << 10))
 	s.routes()
+	go s.pingLoop(s.stopPing)
 	return s
 }
 
@@ -111,6 +113,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.Serv
 // caller shuts the http.Server down too.
 func (s *Server) Shutdown(ctx context.Context) {
 	s.mu.Lock()
+	if !s.closing {
+		close(s.stopPing)
+	}
 	s.closing = true
 	conns := make([]*conn, 0, len(s.conns))
 	for c := range s.conns {
@@ -165,10 +170,10 @@ type WSConfig struct {
 	PongWait   time.Duration // default 60 s
 	PingEvery  time.Duration // default PongWait * 9 / 10
 	HelloWait  time.Duration // default 10 s
-	SendBuffer int           // queued frames per connection; default 64
+	SendBuffer int           // queued frames per connection; default 32
 	// Rate and Burst bound client messages per second per connection.
 	Rate  float64 // default 20
-	Burst int     // default 20: with SendBuffer/2 for refusals, a burst never overflows the queue
+	Burst int     // default 20: with SendBuffer/4 for refusals, a burst never overflows the queue
 }
 
 func (w WSConfig) withDefaults() WSConfig {
@@ -185,7 +190,7 @@ func (w WSConfig) withDefaults() WSConfig {
 		w.HelloWait = 10 * time.Second
 	}
 	if w.SendBuffer == 0 {
-		w.SendBuffer = 64
+		w.SendBuffer = 32
 	}
 	if w.Rate == 0 {
 		w.Rate = 20

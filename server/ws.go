@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -93,16 +95,17 @@ func (s *Server) websocket(c echo.Context) error {
 	s.conns[cn] = struct{}{}
 	s.mu.Unlock()
 	s.metrics.conns.Inc()
+	// Both loops get goroutines of their own and the handler returns, so
+	// net/http's per-request buffers are freed while the socket lives on.
+	name, id := c.Param("name"), c.Param("id")
 	go cn.writer()
-	cn.reader(c.Param("name"), c.Param("id"))
+	go cn.reader(name, id)
 	return nil
 }
 
 func (c *conn) writer() {
 	wait := c.s.cfg.WS
-	ping := time.NewTicker(wait.PingEvery)
 	defer func() {
-		ping.Stop()
 		_ = c.ws.Close()
 		close(c.done)
 	}()
@@ -111,11 +114,6 @@ func (c *conn) writer() {
 		case b := <-c.send:
 			_ = c.ws.SetWriteDeadline(time.Now().Add(wait.WriteWait))
 			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
-				c.Close()
-				return
-			}
-		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(wait.WriteWait)); err != nil {
 				c.Close()
 				return
 			}
@@ -143,9 +141,9 @@ func (c *conn) writer() {
 func (c *conn) sendError(code, message string, ref *int64) {
 	c.s.metrics.MoveRefused(code)
 	b, _ := json.Marshal(protocol.Error{Type: protocol.TypeError, Code: code, Message: message, Ref: ref})
-	// Refusals use at most half the queue, so a flood of them never crowds
-	// out state messages (which would drop the connection as too slow).
-	if len(c.send) < cap(c.send)/2 {
+	// Refusals use at most a quarter of the queue, so a flood of them never
+	// crowds out state messages (which would drop the connection as slow).
+	if len(c.send) < cap(c.send)/4 {
 		c.Send(b)
 	}
 }
@@ -187,6 +185,9 @@ func (c *conn) read() ([]byte, error) {
 func (c *conn) reader(game, matchID string) {
 	s := c.s
 	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("panic in websocket reader", "match", matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
 		c.Close()
 		<-c.done
 		s.mu.Lock()
@@ -290,5 +291,31 @@ func (c *conn) hello(game, matchID string, limiter *rate.Limiter) *rooms.Viewer 
 			return nil
 		}
 		c.sendRoomsError(err, nil)
+	}
+}
+
+// pingLoop pings every live connection each PingEvery from one goroutine
+// (gorilla allows WriteControl concurrently with the writer), so an idle
+// connection costs no ticker of its own. It stops when stop is closed.
+func (s *Server) pingLoop(stop <-chan struct{}) {
+	t := time.NewTicker(s.cfg.WS.PingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		conns := make([]*conn, 0, len(s.conns))
+		for c := range s.conns {
+			conns = append(conns, c)
+		}
+		s.mu.Unlock()
+		for _, c := range conns {
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(s.cfg.WS.WriteWait)); err != nil {
+				c.Close()
+			}
+		}
 	}
 }

@@ -1,0 +1,65 @@
+package rooms
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gomoku"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// TestFrameMatchesJSON checks that the spliced state message is byte for
+// byte what json.Marshal of protocol.State gives, for seats and spectators,
+// with and without ack.
+func TestFrameMatchesJSON(t *testing.T) {
+	st, err := gomoku.Game.Setup(2, nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err = st.Apply(0, "place", games.Args(7, 7)); err != nil {
+		t.Fatal(err)
+	}
+	rec := &Record{ID: "m-\"1\"", Game: "gomoku", NumPlayers: 2, StateID: 9, Seq: 2,
+		Seats: []Seat{{Name: "Ann <&>", CredHash: "h", Connected: 1}, {Bot: "hard", Name: "Bot"}},
+		Log:   []protocol.LogEntry{{Turn: 1, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)}}}
+	r := &room{id: rec.ID, rec: rec, st: st}
+	f := r.frame()
+	ack := int64(41)
+	for _, seat := range []int{games.Spectator, 0, 1} {
+		for _, a := range []*int64{nil, &ack} {
+			you := ""
+			if seat >= 0 {
+				you = games.PlayerID(seat)
+			}
+			want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: rec.ID, StateID: rec.Seq, Ack: a,
+				G: mustMarshal(st.View(seat)), Ctx: rec.wireCtx(st.Status()), Players: rec.players(), Log: rec.Log, You: you})
+			if got := f.encode(seat, a); !bytes.Equal(got, want) {
+				t.Fatalf("seat %d ack %v:\n got %s\nwant %s", seat, a, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkFrameEncode(b *testing.B) {
+	st, _ := gomoku.Game.Setup(2, nil, 1)
+	for i := 0; i < 40; i++ {
+		next, err := st.Apply(i%2, "place", games.Args(i%15, i/15*2+i%2))
+		if err == nil {
+			st = next
+		}
+	}
+	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, Seq: 41, Seats: []Seat{{Name: "A"}, {Name: "B"}}}
+	for i := 0; i < maxLog; i++ {
+		rec.appendLog(protocol.LogEntry{Turn: i, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)})
+	}
+	r := &room{id: rec.ID, rec: rec, st: st}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		f := r.frame()
+		f.encode(0, nil)
+		f.encode(1, nil)
+		f.encode(-1, nil)
+	}
+}
