@@ -174,3 +174,27 @@ func TestHandHelpers(t *testing.T) {
 		t.Fatalf("Sorted: %q", Codes(got))
 	}
 }
+
+// FuzzParse: Parse never panics, and whatever it accepts prints back as a
+// canonical code that parses to the same card.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"QS", "TC", "10h", "", "Q", "ZZ", "1S", "♠Q", "10", " as "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := Parse(s)
+		if err != nil {
+			if !errors.Is(err, ErrBadCard) {
+				t.Fatalf("Parse(%q): error %v does not wrap ErrBadCard", s, err)
+			}
+			return
+		}
+		if !c.Valid() {
+			t.Fatalf("Parse(%q) accepted invalid %v", s, c)
+		}
+		back, err := Parse(c.String())
+		if err != nil || back != c {
+			t.Fatalf("Parse(%q) = %v does not round-trip: %v %v", s, c, back, err)
+		}
+	})
+}
