@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/chaguan/chaguan/rooms"
 )
@@ -99,6 +100,10 @@ func checkRecord(rec *rooms.Record) error {
 		return errors.New("memstore: record has no ID")
 	case rec.Game == "":
 		return fmt.Errorf("memstore: record %q has no game", rec.ID)
+	case !utf8.ValidString(rec.ID) || !utf8.ValidString(rec.Game):
+		// JSON would replace the bad bytes, and the stored record would
+		// no longer carry the ID and game it is stored under.
+		return fmt.Errorf("memstore: match ID %q and game %q must be valid UTF-8", rec.ID, rec.Game)
 	}
 	return nil
 }

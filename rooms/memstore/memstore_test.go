@@ -104,3 +104,9 @@ func BenchmarkUpdateParallel(b *testing.B) {
 	defer s.Close()
 	storetest.BenchUpdateParallel(b, s)
 }
+
+func FuzzStore(f *testing.F) {
+	s := memstore.New(memstore.Options{})
+	defer s.Close()
+	storetest.Fuzz(f, s)
+}

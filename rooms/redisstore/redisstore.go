@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/redis/go-redis/v9"
 
@@ -129,6 +130,10 @@ func checkRecord(rec *rooms.Record) error {
 		return fmt.Errorf("redisstore: match ID %q must not contain { or }", rec.ID)
 	case rec.Game == "":
 		return fmt.Errorf("redisstore: record %q has no game", rec.ID)
+	case !utf8.ValidString(rec.ID) || !utf8.ValidString(rec.Game):
+		// JSON would replace the bad bytes, and the stored record would
+		// no longer carry the ID and game it is stored under.
+		return fmt.Errorf("redisstore: match ID %q and game %q must be valid UTF-8", rec.ID, rec.Game)
 	}
 	return nil
 }

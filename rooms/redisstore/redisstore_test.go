@@ -81,3 +81,9 @@ func BenchmarkUpdateParallel(b *testing.B) {
 	b.SetParallelism(8) // Redis round trips wait on the network, not the CPU
 	storetest.BenchUpdateParallel(b, s)
 }
+
+func FuzzStore(f *testing.F) {
+	url := redistest.URL(f)
+	s := open(f, redisstore.Options{URL: url, Prefix: redistest.Prefix(f, url)})
+	storetest.Fuzz(f, s)
+}

@@ -125,6 +125,8 @@ func testBadInput(t *testing.T, s rooms.Store) {
 	want := create(t, s, "m1")
 	noID := NewRecord("", "gomoku", 100)
 	noGame := NewRecord("m2", "", 100)
+	badID := NewRecord("m2\xff", "gomoku", 100)
+	badGame := NewRecord("m2", "go\xffmoku", 100)
 	same := Next(want)
 	same.StateID = want.StateID
 	older := Next(want)
@@ -136,6 +138,8 @@ func testBadInput(t *testing.T, s rooms.Store) {
 		{"CreateNil", func() error { return s.Create(ctx, nil) }},
 		{"CreateNoID", func() error { return s.Create(ctx, noID) }},
 		{"CreateNoGame", func() error { return s.Create(ctx, noGame) }},
+		{"CreateIDNotUTF8", func() error { return s.Create(ctx, badID) }},
+		{"CreateGameNotUTF8", func() error { return s.Create(ctx, badGame) }},
 		{"UpdateNil", func() error { return s.Update(ctx, nil, 1) }},
 		{"UpdateNoID", func() error { return s.Update(ctx, noID, 0) }},
 		{"UpdateSameStateID", func() error { return s.Update(ctx, same, want.StateID) }},
@@ -155,7 +159,7 @@ func testBadInput(t *testing.T, s rooms.Store) {
 			mustGet(t, s, want)
 		})
 	}
-	for _, id := range []string{"", "m2"} {
+	for _, id := range []string{"", "m2", "m2\xff"} {
 		if _, err := s.Get(ctx, id); !errors.Is(err, rooms.ErrNotFound) {
 			t.Fatalf("after bad input, Get(%q): %v, want ErrNotFound", id, err)
 		}
