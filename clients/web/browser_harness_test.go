@@ -40,16 +40,16 @@ func findChromium() string {
 
 // Browser is one headless chromium owned by a test.
 type Browser struct {
-	t   *testing.T
+	t   testing.TB
 	ctx context.Context // has run once, so children share the browser
 
 	mu    sync.Mutex
 	pages []*Page // every page, for screenshots on failure
 }
 
-// StartBrowser starts chromium for t (or skips t when there is none) and
-// stops it when t ends.
-func StartBrowser(t *testing.T) *Browser {
+// StartBrowser starts chromium for t (a test or a benchmark; skipped when
+// there is no chromium) and stops it when t ends.
+func StartBrowser(t testing.TB) *Browser {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
@@ -90,7 +90,7 @@ func StartBrowser(t *testing.T) *Browser {
 // separate localStorage.
 type Page struct {
 	b    *Browser
-	t    *testing.T
+	t    testing.TB
 	name string
 	ctx  context.Context
 }
@@ -262,7 +262,7 @@ func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
 
 // startServer starts the lead's test server (in-memory store, bots with no
 // delay, closed when t ends) and returns its base URL.
-func startServer(t *testing.T) string {
+func startServer(t testing.TB) string {
 	t.Helper()
 	return servertest.Start(t, servertest.Options{}).URL
 }

@@ -154,3 +154,36 @@ func TestGomokuBotFromRoom(t *testing.T) {
 		chromedp.KeyEvent(strings.Repeat(kb.ArrowUp, 15)), chromedp.KeyEvent(kb.Enter))
 	ann.WaitJS("a stone placed from the keyboard", fmt.Sprintf(`window.__chaguan.state.G.board[0][%d] === "B"`, x))
 }
+
+// BenchmarkRoomOpen measures opening an invite link until the board shows
+// the first state: page load, modules, WebSocket hello and first render.
+func BenchmarkRoomOpen(b *testing.B) {
+	base := startServer(b)
+	br := StartBrowser(b)
+	ann := br.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	sam := br.NewPage("spectator")
+	b.ResetTimer()
+	for b.Loop() {
+		sam.Open(invite + "?lang=en")
+		sam.WaitJS("the first state drawn", `!!window.__chaguan && !!document.querySelector(".gomoku-status") && document.querySelector(".gomoku-status").textContent !== ""`)
+	}
+}
+
+// BenchmarkMoveRoundTrip measures one move against an instant bot: click on
+// the canvas until the state with the bot's answer is drawn.
+func BenchmarkMoveRoundTrip(b *testing.B) {
+	base := startServer(b)
+	br := StartBrowser(b)
+	ann := br.NewPage("ann")
+	for b.Loop() {
+		b.StopTimer()
+		createGomoku(ann, base, "Ann")
+		ann.Do("choose the easy bot", setSelect(`.seat[data-seat="1"] select`, "easy"))
+		ann.Click(`[data-action="add-bot"][data-seat="1"]`)
+		ann.WaitJS("started", `window.__chaguan.state.ctx.started`)
+		b.StartTimer()
+		place(ann, 0, 7, 7)
+		ann.WaitJS("the bot's answer", movesIs(2))
+	}
+}

@@ -281,9 +281,13 @@ export function mountRoom(el, game, matchID) {
 
   (async () => {
     drawAll();
+    // The catalog, the match and the plugin load side by side.
+    const plugin = import(`/assets/games/${game}.js`).then((mod) => mod.default, (e) => {
+      console.warn("no plugin for", game, e);
+      return null;
+    });
     try {
-      r.info = await api.gameInfo(game);
-      await api.getMatch(game, matchID);
+      [r.info] = await Promise.all([api.gameInfo(game), api.getMatch(game, matchID)]);
     } catch (e) {
       if (!r.alive) return;
       if (e.status === 404) {
@@ -293,14 +297,8 @@ export function mountRoom(el, game, matchID) {
       }
       toast(errorText(e), "error");
     }
-    try {
-      const mod = await import(`/assets/games/${game}.js`);
-      r.plugin = mod.default;
-      if (r.plugin && r.plugin.strings) merge(r.plugin.strings);
-    } catch (e) {
-      console.warn("no plugin for", game, e);
-      r.plugin = null;
-    }
+    r.plugin = await plugin;
+    if (r.plugin && r.plugin.strings) merge(r.plugin.strings);
     if (!r.alive) return;
     drawAll();
     connect();
