@@ -102,9 +102,25 @@ func (t *table) eval(c cards.Card) float64 {
 		}
 		return val
 	}
-	suit := c.Suit
+	if leading {
+		val += t.leadBonus(c)
+	}
 	p := t.pWin(c, trick)
-	return val + p*(float64(marginal(t.v.PointCards[t.seat], trick))+t.laterRisk(c, suit))
+	return val + p*(float64(marginal(t.v.PointCards[t.seat], trick))+t.laterRisk(c, c.Suit))
+}
+
+// leadBonus favours leading a small spade to flush the pig out while it is
+// out and I hold nothing it could fall on (♠K, ♠A, or the pig itself).
+func (t *table) leadBonus(c cards.Card) float64 {
+	if c.Suit != cards.Spades || c.Rank >= cards.Queen || !t.unseen[Pig] {
+		return 0
+	}
+	for _, h := range t.hand {
+		if h.Suit == cards.Spades && h.Rank >= cards.Queen {
+			return 0
+		}
+	}
+	return 12
 }
 
 // marginal is how much taking trick changes the score of a seat that took pts.

@@ -15,19 +15,19 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden views in testdata/")
 
 // TestGoldenViews pins the JSON of every seat's and the spectator's view at a
-// fixed position (seed 5, normal bots, a round and five cards in) for 3 and
+// fixed position (seed 5, easy bots, a round and five cards in) for 3 and
 // 4 seats. Run with -update after a deliberate change of the view, and read
 // the diff.
 func TestGoldenViews(t *testing.T) {
 	for _, n := range []int{3, 4} {
 		s := newState(t, n, 5)
 		rng := botRNG(5)
-		levels := []string{LevelNormal, LevelNormal, LevelNormal, LevelNormal}[:n]
+		levels := []string{LevelEasy, LevelEasy, LevelEasy, LevelEasy}[:n]
 		s = playRound(t, s, levels, rng)
 		r := Rules{}
 		for i := 0; i < 5; i++ {
 			seat := s.Current()
-			_, args, err := r.Bot(LevelNormal, r.View(s, seat), seat, rng)
+			_, args, err := r.Bot(LevelEasy, r.View(s, seat), seat, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
