@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/chaguan/chaguan/protocol"
@@ -94,4 +95,52 @@ func FuzzDispatch(f *testing.F) {
 			c.dispatch(data)
 		}
 	})
+}
+
+// BenchmarkDispatchState measures decoding one mid-game Gomoku state frame
+// (60 stones, 20 log entries), the client's main per-message cost.
+func BenchmarkDispatchState(b *testing.B) {
+	frame := gomokuFrame(60)
+	c := newDetached()
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		c.dispatch(frame)
+	}
+}
+
+// gomokuFrame builds a state frame shaped like the server's Gomoku state.
+func gomokuFrame(stones int) []byte {
+	type view struct {
+		Size    int      `json:"size"`
+		Board   []string `json:"board"`
+		Moves   [][2]int `json:"moves"`
+		Last    *[2]int  `json:"last"`
+		ToMove  string   `json:"toMove"`
+		WinLine [][2]int `json:"winLine"`
+	}
+	v := view{Size: 15, ToMove: "0"}
+	rows := make([][]byte, 15)
+	for y := range rows {
+		rows[y] = []byte("...............")
+	}
+	for i := range stones {
+		x, y := i%15, i/15
+		rows[y][x] = "BW"[i%2]
+		v.Moves = append(v.Moves, [2]int{x, y})
+	}
+	for _, r := range rows {
+		v.Board = append(v.Board, string(r))
+	}
+	g, _ := json.Marshal(v)
+	st := protocol.State{
+		Type: "state", MatchID: "3f1c2a9e-8d3b-4c1e-9a77-0d6f0b1e2c3d", StateID: int64(stones + 5), G: g,
+		Ctx:     protocol.Ctx{NumPlayers: 2, PlayOrder: []string{"0", "1"}, CurrentPlayer: "0", Phase: "play", Turn: stones + 1, Started: true, Gameover: json.RawMessage("null")},
+		Players: []protocol.Player{{ID: 0, Name: "load0", IsConnected: true}, {ID: 1, Name: "load1", IsConnected: true}},
+	}
+	for i := max(0, stones-20); i < stones; i++ {
+		args, _ := json.Marshal([]int{i % 15, i / 15})
+		st.Log = append(st.Log, protocol.LogEntry{Turn: i + 1, PlayerID: []string{"0", "1"}[i%2], Move: "place", Args: args})
+	}
+	b, _ := json.Marshal(st)
+	return b
 }
