@@ -14,6 +14,7 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/redisstore"
+	"github.com/chaguan/chaguan/rooms/redistest"
 	"github.com/chaguan/chaguan/rooms/storetest"
 )
 
@@ -129,4 +130,83 @@ func TestOutage(t *testing.T) {
 			t.Fatal("no event within 30 s of the restart: the subscription was not re-made")
 		}
 	}
+}
+
+// TestPubSubKilled kills the store's pub/sub connection on a real server
+// (CLIENT KILL of that one connection, so a shared server's other clients
+// are untouched): go-redis reconnects and re-subscribes, and events flow
+// again. miniredis has no CLIENT KILL; TestOutage covers it there.
+func TestPubSubKilled(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	if srv.Mini != nil {
+		t.Skip("miniredis cannot kill one client")
+	}
+	prefix := redistest.Prefix(t, srv.URL)
+	opt, err := redis.ParseURL(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.ClientName = prefix // names this store's connections
+	c := redis.NewClient(opt)
+	t.Cleanup(func() { c.Close() })
+	s := open(t, redisstore.Options{Client: c, Prefix: prefix})
+	rec := storetest.NewRecord("m1", "gomoku", 500)
+	if err := s.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	events, cancel, err := s.Subscribe(ctx, "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+
+	admin := client(t, srv.URL)
+	list, err := admin.ClientList(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	killed := 0
+	for _, line := range strings.Split(list, "\n") {
+		f := fields(line)
+		if f["name"] == prefix && strings.Contains(f["flags"], "P") {
+			if err := admin.Do(ctx, "CLIENT", "KILL", "ID", f["id"]).Err(); err != nil {
+				t.Fatal(err)
+			}
+			killed++
+		}
+	}
+	if killed != 1 {
+		t.Fatalf("found %d pub/sub connections named %s, want 1:\n%s", killed, prefix, list)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		next := storetest.Next(rec)
+		if err := s.Update(ctx, next, rec.StateID); err != nil {
+			t.Fatalf("Update after the kill: %v", err)
+		}
+		rec = next
+		select {
+		case ev := <-events:
+			if ev.Record == nil {
+				t.Fatalf("after the kill got %+v", ev)
+			}
+			return
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no event within 30 s of the kill: the subscription was not re-made")
+		}
+	}
+}
+
+// fields parses one CLIENT LIST line ("id=7 addr=… name=… flags=P …").
+func fields(line string) map[string]string {
+	m := map[string]string{}
+	for _, kv := range strings.Fields(line) {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
 }
