@@ -3,6 +3,7 @@ package gongzhu
 import (
 	"flag"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -60,6 +61,7 @@ func TestReport(t *testing.T) {
 				levels[(k*2)%n] = LevelNormal
 			}
 			sum := map[string]float64{}
+			sq := map[string]float64{}
 			cnt := map[string]int{}
 			rng := rand.New(rand.NewPCG(uint64(n), uint64(normals)))
 			s := newState(t, n, uint64(100*n+normals))
@@ -72,11 +74,19 @@ func TestReport(t *testing.T) {
 				s = playRound(t, s, rot, rng)
 				for seat, sc := range s.LastRound.Scores {
 					sum[rot[seat]] += float64(sc)
+					sq[rot[seat]] += float64(sc) * float64(sc)
 					cnt[rot[seat]]++
 				}
 			}
-			fmt.Printf("%d seats, %d normal vs %d easy, %d rounds: mean round score normal %.1f, easy %.1f\n",
-				n, normals, n-normals, rounds, sum[LevelNormal]/float64(cnt[LevelNormal]), sum[LevelEasy]/float64(cnt[LevelEasy]))
+			stat := func(l string) (mean, se float64) {
+				k := float64(cnt[l])
+				mean = sum[l] / k
+				return mean, math.Sqrt((sq[l]/k - mean*mean) / k)
+			}
+			nm, nse := stat(LevelNormal)
+			em, ese := stat(LevelEasy)
+			fmt.Printf("%d seats, %d normal vs %d easy, %d rounds: mean round score normal %.1f (±%.1f), easy %.1f (±%.1f)\n",
+				n, normals, n-normals, rounds, nm, nse, em, ese)
 		}
 	}
 }
