@@ -2,7 +2,7 @@
 // every few seconds), and the create form.
 
 import { h, replace } from "./dom.js";
-import { t, pick, lang, onLangChange } from "./i18n.js";
+import { t, has, pick, lang, onLangChange } from "./i18n.js";
 import * as api from "./api.js";
 import { getName, setName, getSeat, setSeat } from "./store.js";
 import { toastError, toast } from "./toast.js";
@@ -68,7 +68,7 @@ export function mountLobby(el) {
       h("header", { class: "game-head" },
         h("div", null, h("h3", null, pick(g.title)), h("div", { class: "muted small" }, other)),
         h("span", { class: "pill" }, players)),
-      h("p", { class: "game-desc" }, t("game." + g.name + ".desc")),
+      has("game." + g.name + ".desc") ? h("p", { class: "game-desc" }, t("game." + g.name + ".desc")) : null,
       h("div", { class: "row" }, toggle),
       isOpen ? createForm(g, { onCreate: (body) => doCreate(g, body) }) : null,
       h("h4", { class: "subhead" }, t("lobby.open")),

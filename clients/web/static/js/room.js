@@ -20,7 +20,7 @@ const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchI
 export function mountRoom(el, game, matchID) {
   const r = {
     info: null, plugin: undefined, seat: getSeat(matchID), conn: null, state: null,
-    ctrl: null, pluginLangFns: [], nextMatchID: "", alive: true, pollTimer: null,
+    ctrl: null, needMount: true, pluginLangFns: [], nextMatchID: "", alive: true, pollTimer: null,
   };
   const nameInput = h("input", { class: "input", maxlength: 40, value: getName(), "data-field": "name",
     oninput: () => setName(nameInput.value) });
@@ -146,13 +146,17 @@ export function mountRoom(el, game, matchID) {
 
   const onState = (s) => {
     if (!r.alive) return;
-    const first = !r.state;
     r.state = s;
     // A read-only window for tests and curious people; drop() closes the
     // socket as a network failure would, to exercise the reconnect path.
     window.__chaguan = { state: s, you: s.you || "", matchID, drop: () => r.conn && r.conn.drop() };
     chat.setYou(s.you || "");
-    if (first || !r.ctrl) mountPlugin();
+    // A new identity (sat down, left) gets a fresh plugin on its first
+    // state; until then the old board stays, so nothing flickers.
+    if (r.needMount || !r.ctrl) {
+      r.needMount = false;
+      mountPlugin();
+    }
     try { r.ctrl.update(s); } catch (e) { console.error(e); }
     drawStatus(); drawSeats(); drawOver();
     if (s.ctx.gameover) pollNext();
@@ -167,8 +171,7 @@ export function mountRoom(el, game, matchID) {
 
   const connect = () => {
     if (r.conn) r.conn.close();
-    unmountPlugin();
-    r.state = null;
+    r.needMount = true;
     r.conn = new Conn({
       game, matchID, seat: r.seat,
       onState,
