@@ -19,7 +19,7 @@ import (
 
 // subscribeWait bounds how long Subscribe waits for Redis to confirm a
 // subscription.
-const subscribeWait = 5 * time.Second
+const subscribeWait = 10 * time.Second
 
 // unsubscribeWait bounds the UNSUBSCRIBE write of the last cancel.
 const unsubscribeWait = 5 * time.Second
