@@ -20,11 +20,11 @@ import (
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
-// startGongzhuServer serves Gong Zhu (and gomoku, so the lobby has company)
-// whether or not the lead has registered it in games/all yet.
-func startGongzhuServer(t *testing.T) *servertest.Server {
+// startGongzhuServer serves Gong Zhu whether or not it is registered in
+// games/all yet; bots wait botDelay before each card (0: at once).
+func startGongzhuServer(t *testing.T, botDelay time.Duration) *servertest.Server {
 	t.Helper()
-	return servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game)})
+	return servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game), BotDelay: botDelay})
 }
 
 // createGongzhu creates an n-seat match over HTTP with normal bots in every
@@ -95,9 +95,11 @@ func playLegalCard(p *Page) string {
 // TestGongzhuRoundInBrowser: a person and three normal bots play one whole
 // 4-seat round; the person clicks a raised card each turn. When the round
 // ends, the scoreboard and round result on the page must show what the
-// server computed, read back from the server's own store.
+// server computed, read back from the server's own store. Bots wait 150 ms
+// per card, as people would see them, so the felt's animations run between
+// real states.
 func TestGongzhuRoundInBrowser(t *testing.T) {
-	srv := startGongzhuServer(t)
+	srv := startGongzhuServer(t, 150*time.Millisecond)
 	id := createGongzhu(t, srv.URL, 4)
 	b := StartBrowser(t)
 	ann := b.NewPage("ann")
@@ -207,7 +209,7 @@ func TestGongzhuShots(t *testing.T) {
 	if dir == "" {
 		t.Skip("set GONGZHU_SHOTS=dir to take screenshots")
 	}
-	srv := startGongzhuServer(t)
+	srv := startGongzhuServer(t, 0)
 	b := StartBrowser(t)
 	for _, n := range []int{4, 3} {
 		for _, lang := range []string{"en", "zh"} {
