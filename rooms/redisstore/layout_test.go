@@ -241,3 +241,51 @@ func TestRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+// TestOneConnection: a store's subscribers share one pub/sub connection; a
+// match's channel is subscribed once however many local subscribers it has,
+// and unsubscribed when the last one cancels.
+func TestOneConnection(t *testing.T) {
+	ctx := context.Background()
+	url := redistest.URL(t)
+	prefix := redistest.Prefix(t, url)
+	s := open(t, redisstore.Options{URL: url, Prefix: prefix})
+	admin := client(t, url)
+	numsub := func(id string) int64 {
+		t.Helper()
+		n, err := admin.PubSubNumSub(ctx, prefix+":{"+id+"}:events").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n[prefix+":{"+id+"}:events"]
+	}
+	var cancels []func()
+	for _, id := range []string{"a", "a", "a", "b"} {
+		_, cancel, err := s.Subscribe(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancels = append(cancels, cancel)
+	}
+	if a, b := numsub("a"), numsub("b"); a != 1 || b != 1 {
+		t.Fatalf("NUMSUB a = %d, b = %d; want 1 each: subscribed once however many local subscribers", a, b)
+	}
+	cancels[0]()
+	cancels[1]()
+	if a := numsub("a"); a != 1 {
+		t.Fatalf("NUMSUB a = %d with one local subscriber left, want 1", a)
+	}
+	cancels[2]()
+	// UNSUBSCRIBE is sent without waiting for its reply: poll.
+	deadline := time.Now().Add(10 * time.Second)
+	for numsub("a") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("channel a still subscribed 10 s after its last subscriber cancelled")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if b := numsub("b"); b != 1 {
+		t.Fatalf("NUMSUB b = %d after a's subscribers left, want 1", b)
+	}
+	cancels[3]()
+}
