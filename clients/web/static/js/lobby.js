@@ -66,7 +66,8 @@ export function mountLobby(el) {
     }, isOpen ? t("common.cancel") : t("lobby.new"));
     return h("article", { class: "card game-card", "data-game": g.name },
       h("header", { class: "game-head" },
-        h("div", null, h("h3", null, pick(g.title)), h("div", { class: "muted small" }, other)),
+        h("span", { class: "game-seal", "aria-hidden": "true" }, [...(g.title.zh || g.name)][0]),
+        h("div", { class: "game-names" }, h("h3", null, pick(g.title)), h("div", { class: "muted small" }, other)),
         h("span", { class: "pill" }, players)),
       has("game." + g.name + ".desc") ? h("p", { class: "game-desc" }, t("game." + g.name + ".desc")) : null,
       h("div", { class: "row" }, toggle),
