@@ -232,12 +232,13 @@ func (p *Page) evalString(expr string) string {
 	return s
 }
 
-// Eval evaluates a JavaScript expression on p and decodes its JSON value.
-func Eval[T any](p *Page, expr string) T {
+// Eval evaluates a JavaScript expression on p and decodes its JSON value
+// (pass chromedp.EvalAwaitPromise for an async expression).
+func Eval[T any](p *Page, expr string, opts ...chromedp.EvaluateOption) T {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
 	if err != nil {
 		p.Fail("evaluate %s: %v", expr, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestCreateFormOptions renders the create form of a made-up catalog entry
@@ -54,5 +56,45 @@ func TestCreateFormOptions(t *testing.T) {
 	}
 	if !reflect.DeepEqual(body, want) {
 		p.Fail("create body\n got %s\nwant %v", got, want)
+	}
+}
+
+// TestI18n checks the string tables through the module itself: placeholders,
+// the English fallback, plugin strings merged without overriding the host's,
+// and the language switch with its listeners.
+func TestI18n(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	p := b.NewPage("ann")
+	p.Open(base + "/?lang=en")
+	got := Eval[map[string]string](p, `(async () => {
+		const i = await import("/assets/js/i18n.js");
+		const out = {};
+		i.merge({ en: { "x.hello": "Hello {name}", "room.copy": "HIJACK", "x.only": "only English" }, zh: { "x.hello": "你好，{name}" } });
+		out.en = i.t("x.hello", { name: "Ann" });
+		out.missingParam = i.t("x.hello", {});
+		out.hostKept = i.t("room.copy");
+		out.unknown = i.t("no.such.key");
+		let heard = "";
+		const off = i.onLangChange((l) => { heard = l; });
+		i.setLang("zh");
+		out.heard = heard;
+		out.zh = i.t("x.hello", { name: "安" });
+		out.fallback = i.t("x.only");
+		out.stored = localStorage.getItem("chaguan:lang");
+		out.pick = i.pick({ en: "Go", zh: "围棋" });
+		off();
+		i.setLang("en");
+		out.heardAfterOff = heard;
+		out.bogus = (i.setLang("fr"), i.lang());
+		return out;
+	})()`, chromedp.EvalAwaitPromise)
+	want := map[string]string{
+		"en": "Hello Ann", "missingParam": "Hello {name}", "hostKept": "Copy", "unknown": "no.such.key",
+		"heard": "zh", "zh": "你好，安", "fallback": "only English", "stored": "zh", "pick": "围棋",
+		"heardAfterOff": "zh", "bogus": "en",
+	}
+	if !reflect.DeepEqual(got, want) {
+		p.Fail("i18n\n got %v\nwant %v", got, want)
 	}
 }
