@@ -274,3 +274,19 @@ func TestLeaderRotation(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroState: the zero State (what loading "{}" gives) is refused or
+// shown, never a panic.
+func TestZeroState(t *testing.T) {
+	r := Rules{}
+	var s State
+	_ = r.Status(s)
+	_ = r.View(s, 0)
+	_ = r.View(s, games.Spectator)
+	if _, err := r.Apply(s, 0, MovePlay, games.Args("2C")); err == nil {
+		t.Fatal("a move on the zero state was accepted")
+	}
+	if _, _, err := r.Bot(LevelNormal, r.View(s, 0), 0, botRNG(1)); err == nil {
+		t.Fatal("a bot moved on the zero state")
+	}
+}

@@ -98,8 +98,13 @@ type State struct {
 	Secret       Secret       `json:"secret"`
 }
 
-// Current is the seat to play.
-func (s State) Current() int { return (s.Trick.Leader + len(s.Trick.Plays)) % s.Seats }
+// Current is the seat to play (0 for a zero State, which has no seats).
+func (s State) Current() int {
+	if s.Seats <= 0 {
+		return 0
+	}
+	return (s.Trick.Leader + len(s.Trick.Plays)) % s.Seats
+}
 
 // Taken lists the cards each seat took in the finished tricks of this round.
 func (s State) Taken() [][]cards.Card { return takenFrom(s.Tricks, s.Seats) }

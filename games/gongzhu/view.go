@@ -100,10 +100,12 @@ func (Rules) View(s State, viewer int) View {
 		Tricks:      make([]TrickView, len(s.Tricks)),
 		PointCards:  make([][]cards.Card, s.Seats),
 		Totals:      slices.Clone(s.Totals),
-		TricksTotal: len(Deck(s.Seats)) / s.Seats,
+	}
+	if s.Seats > 0 {
+		v.TricksTotal = len(Deck(s.Seats)) / s.Seats
 	}
 	v.OpeningLead = s.Opening.Valid()
-	if viewer >= 0 && viewer < s.Seats {
+	if viewer >= 0 && viewer < s.Seats && viewer < len(s.Hands) {
 		v.Players[games.PlayerID(viewer)] = PlayerView{
 			Hand:  cards.Sorted(s.Hands[viewer]),
 			Legal: s.Legal(viewer),
