@@ -110,3 +110,10 @@ func FuzzStore(f *testing.F) {
 	defer s.Close()
 	storetest.Fuzz(f, s)
 }
+
+func BenchmarkUpdateDelivered(b *testing.B) {
+	s := memstore.New(memstore.Options{})
+	defer s.Close()
+	b.SetParallelism(8)
+	storetest.BenchUpdateDelivered(b, s, s)
+}

@@ -87,3 +87,14 @@ func FuzzStore(f *testing.F) {
 	s := open(f, redisstore.Options{URL: url, Prefix: redistest.Prefix(f, url)})
 	storetest.Fuzz(f, s)
 }
+
+// BenchmarkUpdateDelivered: Update in one store instance, event received by
+// another, 8 matches in flight per CPU.
+func BenchmarkUpdateDelivered(b *testing.B) {
+	url := redistest.URL(b)
+	prefix := redistest.Prefix(b, url)
+	writer := open(b, redisstore.Options{URL: url, Prefix: prefix})
+	reader := open(b, redisstore.Options{URL: url, Prefix: prefix})
+	b.SetParallelism(8)
+	storetest.BenchUpdateDelivered(b, writer, reader)
+}

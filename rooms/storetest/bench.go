@@ -68,3 +68,40 @@ func BenchUpdateParallel(b *testing.B, s rooms.Store) {
 		}
 	})
 }
+
+// BenchUpdateDelivered measures an Update through writer until its event
+// arrives at a subscriber on reader (the same store, or another instance on
+// the same backend, as a second server process would be), with many matches
+// in flight at once: each goroutine updates a match of its own and waits
+// for its event before the next Update.
+func BenchUpdateDelivered(b *testing.B, writer, reader rooms.Store) {
+	ctx := context.Background()
+	var n atomic.Int64
+	b.SetBytes(BenchRecordSize)
+	b.RunParallel(func(pb *testing.PB) {
+		rec := NewRecord("delivered-"+strconv.FormatInt(n.Add(1), 10), "gomoku", BenchRecordSize)
+		if err := writer.Create(ctx, rec); err != nil {
+			b.Error(err)
+			return
+		}
+		events, cancel, err := reader.Subscribe(ctx, rec.ID)
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		defer cancel()
+		for pb.Next() {
+			prev := rec.StateID
+			rec.StateID++
+			if err := writer.Update(ctx, rec, prev); err != nil {
+				b.Error(err)
+				return
+			}
+			for ev := range events {
+				if ev.Record != nil && ev.Record.StateID == rec.StateID {
+					break
+				}
+			}
+		}
+	})
+}
