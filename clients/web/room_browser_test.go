@@ -205,3 +205,17 @@ func TestChat(t *testing.T) {
 		ann.Fail("chat input holds %d characters, want at most 500", n)
 	}
 }
+
+// TestUnknownMatch: an invite link to a match that does not exist says so
+// and links back to the lobby; an address that is no route says "not found".
+func TestUnknownMatch(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	p := b.NewPage("visitor")
+	p.Open(base + "/m/gomoku/no-such-match?lang=en")
+	p.WaitText("#view", "does not exist")
+	p.Click(`#view a[href="/"]`)
+	p.WaitText(".hero h1", "Chaguan")
+	p.Do("an unknown path", evalVoid(`history.pushState(null, "", "/nowhere"); dispatchEvent(new PopStateEvent("popstate"))`))
+	p.WaitText("#view", "Page not found")
+}

@@ -177,7 +177,12 @@ export function mountRoom(el, game, matchID) {
       onState,
       onError: (err) => { if (err.ref === undefined || err.ref === null) toastError(err); },
       onChat: (m) => chat.add(m),
-      onStatus: (st) => { if (r.alive) setBanner(st); },
+      onStatus: (st) => {
+        if (!r.alive) return;
+        setBanner(st);
+        if (st === "reconnecting") checkGone();
+        else if (st === "open") r.failures = 0;
+      },
       onUnauthorized: () => {
         forgetSeat(matchID);
         r.seat = null;
@@ -187,6 +192,27 @@ export function mountRoom(el, game, matchID) {
     });
     r.conn.start();
     drawStatus();
+  };
+
+  // After a few failed connections, ask the lobby whether the match still
+  // exists (a restarted server with the memory store, an expired match):
+  // if not, say so instead of retrying forever.
+  const checkGone = async () => {
+    r.failures = (r.failures || 0) + 1;
+    if (r.failures < 3 || r.failures % 3 !== 0) return;
+    try {
+      await api.getMatch(game, matchID);
+    } catch (e) {
+      if (e.status === 404 && r.alive) showNotFound();
+    }
+  };
+
+  const showNotFound = () => {
+    if (r.conn) r.conn.close();
+    unmountPlugin();
+    setBanner("closed");
+    replace(el, h("section", { class: "card narrow center" }, h("h1", null, t("room.notFound")),
+      h("a", { href: "/", "data-link": true, class: "btn primary" }, t("room.backLobby"))));
   };
 
   // --- seat actions ----------------------------------------------------
@@ -294,8 +320,7 @@ export function mountRoom(el, game, matchID) {
     } catch (e) {
       if (!r.alive) return;
       if (e.status === 404) {
-        replace(el, h("section", { class: "card narrow center" }, h("h1", null, t("room.notFound")),
-          h("a", { href: "/", "data-link": true, class: "btn primary" }, t("room.backLobby"))));
+        showNotFound();
         return;
       }
       toast(errorText(e), "error");
