@@ -9,7 +9,7 @@ import (
 	"github.com/chaguan/chaguan/games/cards"
 )
 
-// situation is a mid-round position for the normal bot: seat 0's hand, the
+// situation is a position for the normal bot: seat 0's hand, the
 // cards already played in the current trick (by the seats before it) and
 // earlier tricks of the round.
 type situation struct {
@@ -67,6 +67,10 @@ func TestNormalBot(t *testing.T) {
 			hands: []string{"KC AC 3D", "5H 5C", "6C 7C", "8C 9C"}, trick: []string{"2C", "3C", "4C"}, want: []string{"AC"}},
 		{name: "does not lead the pig",
 			hands: []string{"QS 2C 3D", "AS 5C 4D", "KS 7C 5D", "8C 9C 6D"}, want: []string{"2C", "3D"}},
+		{name: "leads a small spade to flush the pig",
+			hands: []string{"2S 5D 9C 3H", "AS 5C 4D", "KS 7C 5D", "QS 9C 6D"}, want: []string{"2S"}},
+		{name: "no spade lead while holding the king",
+			hands: []string{"2S KS 9C 3H", "AS 5C 4D", "JS 7C 5D", "QS 8C 6D"}, want: []string{"9C", "3H"}},
 		{name: "three seats: dumps the pig",
 			hands: []string{"QS AH 3D", "4C 5C", "6C 7C"}, trick: []string{"2C", "JC"}, want: []string{"QS"}},
 	}
