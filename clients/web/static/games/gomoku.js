@@ -32,6 +32,7 @@ const strings = {
     "gomoku.resign": "Resign",
     "gomoku.resignConfirm": "Resign this game? Your opponent wins.",
     "gomoku.tapAgain": "Tap again to place the stone.",
+    "gomoku.numbers": "Move numbers",
   },
   zh: {
     "gomoku.black": "黑方",
@@ -55,6 +56,7 @@ const strings = {
     "gomoku.resign": "认输",
     "gomoku.resignConfirm": "确定认输吗？对方将获胜。",
     "gomoku.tapAgain": "再点一次落子。",
+    "gomoku.numbers": "显示手数",
   },
 };
 
@@ -79,9 +81,21 @@ function mount(el, api) {
   const acceptBtn = h("button", { class: "btn small primary", type: "button", "data-move": "accept-undo" });
   const declineBtn = h("button", { class: "btn small", type: "button", "data-move": "decline-undo" });
   const resignBtn = h("button", { class: "btn small danger", type: "button", "data-move": "resign" });
-  const controls = h("div", { class: "row gomoku-controls" }, undoBtn, acceptBtn, declineBtn, resignBtn);
+  const NUMBERS_KEY = "chaguan:gomoku:numbers";
+  let numbers = false;
+  try { numbers = localStorage.getItem(NUMBERS_KEY) === "1"; } catch (_) { /* storage disabled */ }
+  const numbersBox = h("input", { type: "checkbox", "data-option": "numbers", checked: numbers });
+  const numbersLabel = h("span");
+  numbersBox.addEventListener("change", () => {
+    numbers = numbersBox.checked;
+    try { localStorage.setItem(NUMBERS_KEY, numbers ? "1" : "0"); } catch (_) { /* ignore */ }
+    redraw();
+  });
+  const controls = h("div", { class: "row gomoku-controls" },
+    api.you === null ? null : [undoBtn, acceptBtn, declineBtn, resignBtn],
+    h("label", { class: "check small" }, numbersBox, numbersLabel));
   const wrap = h("div", { class: "gomoku-board-wrap" }, canvas);
-  const root = h("div", { class: "gomoku" }, players, status, wrap, api.you === null ? null : controls);
+  const root = h("div", { class: "gomoku" }, players, status, wrap, controls);
   el.appendChild(root);
   injectStyle();
 
@@ -135,13 +149,29 @@ function mount(el, api) {
     if (prev && myTurn() && !pending && cellAt(g, prev) === ".") {
       drawStone(ctx, at(prev.x), at(prev.y), r, stoneOf(api.you), armed ? 0.6 : 0.4);
     }
-    if (g.last && !g.winLine) {
+    if (numbers) drawNumbers(ctx, g, at, r);
+    else if (g.last && !g.winLine) {
       ctx.fillStyle = "#d8322a";
       ctx.beginPath();
       ctx.arc(at(g.last[0]), at(g.last[1]), Math.max(2.5, r * 0.24), 0, Math.PI * 2);
       ctx.fill();
     }
     if (g.winLine && g.winLine.length >= 2) drawWinLine(ctx, g.winLine, at, r);
+  };
+
+  const drawNumbers = (ctx, g, at, r) => {
+    ctx.save();
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    g.moves.forEach(([x, y], i) => {
+      const c = cellAt(g, { x, y });
+      if (c !== "B" && c !== "W") return;
+      const label = String(i + 1);
+      ctx.font = `600 ${Math.round(r * (label.length > 2 ? 0.7 : 0.9))}px system-ui, sans-serif`;
+      ctx.fillStyle = i === g.moves.length - 1 ? "#e0392f" : c === "B" ? "#f3efe6" : "#2b1d14";
+      ctx.fillText(label, at(x), at(y) + r * 0.04);
+    });
+    ctx.restore();
   };
 
   const drawWinLine = (ctx, line, at, r) => {
@@ -173,7 +203,9 @@ function mount(el, api) {
   const pointAt = (e) => {
     if (!geom) return null;
     const rect = canvas.getBoundingClientRect();
-    const px = e.clientX - rect.left, py = e.clientY - rect.top;
+    // CSS may shrink the canvas (max-width) before the next layout: scale.
+    const k = rect.width > 0 ? geom.w / rect.width : 1;
+    const px = (e.clientX - rect.left) * k, py = (e.clientY - rect.top) * k;
     const x = Math.round((px - geom.pad) / geom.cell), y = Math.round((py - geom.pad) / geom.cell);
     if (x < 0 || y < 0 || x >= geom.n || y >= geom.n) return null;
     return { x, y };
@@ -278,6 +310,7 @@ function mount(el, api) {
     acceptBtn.textContent = t("gomoku.accept");
     declineBtn.textContent = t("gomoku.decline");
     resignBtn.textContent = t("gomoku.resign");
+    numbersLabel.textContent = t("gomoku.numbers");
     const asked = g && g.undoRequest !== null && g.undoRequest !== undefined && !over();
     const live = started() && !over();
     undoBtn.hidden = asked && api.you !== g.undoRequest;
@@ -331,9 +364,9 @@ function injectStyle() {
   const css = `
 .gomoku { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
 .gomoku > * { justify-self: center; }
-.gomoku > .gomoku-board-wrap { justify-self: stretch; display: flex; justify-content: center; overflow: hidden; padding: 4px 0 14px; }
+.gomoku > .gomoku-board-wrap { justify-self: stretch; min-width: 0; display: flex; justify-content: center; padding: 4px 0 14px; }
 .gomoku-canvas:focus-visible { outline: 3px solid var(--jade); outline-offset: 3px; }
-.gomoku-canvas { display: block; border-radius: 10px; box-shadow: 0 2px 4px rgba(59,37,24,.25), 0 12px 30px rgba(59,37,24,.28); touch-action: manipulation; }
+.gomoku-canvas { display: block; max-width: 100%; height: auto !important; aspect-ratio: 1; border-radius: 10px; box-shadow: 0 2px 4px rgba(59,37,24,.25), 0 12px 30px rgba(59,37,24,.28); touch-action: manipulation; }
 .gomoku-status { width: 100%; }
 .gomoku-players { display: flex; align-items: center; justify-content: center; gap: 10px; flex-wrap: wrap; width: 100%; }
 .gomoku-player { display: flex; align-items: center; gap: 8px; padding: 6px 12px; border-radius: 999px; background: var(--card); border: 1px solid var(--line); box-shadow: var(--shadow); transition: box-shadow .2s, border-color .2s; }
