@@ -74,15 +74,7 @@ func TestOutage(t *testing.T) {
 	c := redis.NewClient(&redis.Options{Addr: m.Addr(), MaxRetries: -1, DialTimeout: time.Second})
 	t.Cleanup(func() { c.Close() })
 	s := open(t, redisstore.Options{Client: c})
-	rec := storetest.NewRecord("m1", "gomoku", 500)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	events, cancel, err := s.Subscribe(ctx, "m1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	rec, events := subscribed(t, s)
 
 	m.Close()
 	chat := rooms.Event{Chat: &protocol.Chat{Type: protocol.TypeChat, Text: "hi"}}
@@ -109,27 +101,7 @@ func TestOutage(t *testing.T) {
 	if err := m.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	// Updates made before go-redis re-subscribed are lost to the
-	// subscriber; keep updating until one arrives.
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		next := storetest.Next(rec)
-		if err := s.Update(ctx, next, rec.StateID); err != nil {
-			t.Fatalf("Update after restart: %v", err)
-		}
-		rec = next
-		select {
-		case ev := <-events:
-			if ev.Record == nil || ev.Record.StateID > rec.StateID {
-				t.Fatalf("after restart got %+v", ev)
-			}
-			return
-		case <-time.After(200 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("no event within 30 s of the restart: the subscription was not re-made")
-		}
-	}
+	delivers(t, s, events, "the restart")
 }
 
 // TestPubSubKilled kills the store's pub/sub connection on a real server
@@ -151,15 +123,7 @@ func TestPubSubKilled(t *testing.T) {
 	c := redis.NewClient(opt)
 	t.Cleanup(func() { c.Close() })
 	s := open(t, redisstore.Options{Client: c, Prefix: prefix})
-	rec := storetest.NewRecord("m1", "gomoku", 500)
-	if err := s.Create(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	events, cancel, err := s.Subscribe(ctx, "m1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
+	_, events := subscribed(t, s)
 
 	admin := client(t, srv.URL)
 	list, err := admin.ClientList(ctx).Result()
@@ -179,23 +143,50 @@ func TestPubSubKilled(t *testing.T) {
 	if killed != 1 {
 		t.Fatalf("found %d pub/sub connections named %s, want 1:\n%s", killed, prefix, list)
 	}
+	delivers(t, s, events, "the kill")
+}
+
+// subscribed creates match m1 in s and subscribes to it until t ends.
+func subscribed(t *testing.T, s rooms.Store) (*rooms.Record, <-chan rooms.Event) {
+	t.Helper()
+	ctx := context.Background()
+	rec := storetest.NewRecord("m1", "gomoku", 500)
+	if err := s.Create(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	events, cancel, err := s.Subscribe(ctx, "m1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cancel)
+	return rec, events
+}
+
+// delivers updates m1 until an event reaches events: the ones made before
+// go-redis re-subscribed after the failure are lost to the subscriber.
+func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after string) {
+	t.Helper()
+	ctx := context.Background()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
+		rec, err := s.Get(ctx, "m1")
+		if err != nil {
+			t.Fatalf("Get after %s: %v", after, err)
+		}
 		next := storetest.Next(rec)
 		if err := s.Update(ctx, next, rec.StateID); err != nil {
-			t.Fatalf("Update after the kill: %v", err)
+			t.Fatalf("Update after %s: %v", after, err)
 		}
-		rec = next
 		select {
 		case ev := <-events:
-			if ev.Record == nil {
-				t.Fatalf("after the kill got %+v", ev)
+			if ev.Record == nil || ev.Record.StateID > next.StateID {
+				t.Fatalf("after %s got %+v", after, ev)
 			}
 			return
 		case <-time.After(200 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("no event within 30 s of the kill: the subscription was not re-made")
+			t.Fatalf("no event within 30 s of %s: the subscription was not re-made", after)
 		}
 	}
 }
