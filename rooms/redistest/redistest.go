@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -41,7 +42,7 @@ func URL(t testing.TB) string { return Start(t).URL }
 func Start(t testing.TB) *Server {
 	t.Helper()
 	if u := os.Getenv("REDIS_URL"); u != "" {
-		t.Logf("redis: using REDIS_URL=%s", u)
+		t.Logf("redis: using REDIS_URL=%s", redacted(u))
 		return &Server{URL: u}
 	}
 	if path, err := exec.LookPath("redis-server"); err == nil && os.Getenv("REDISTEST") != "miniredis" {
@@ -60,6 +61,15 @@ func Start(t testing.TB) *Server {
 	t.Cleanup(m.Close)
 	t.Logf("redis: using in-process miniredis at %s", m.Addr())
 	return &Server{URL: "redis://" + m.Addr() + "/0", Mini: m}
+}
+
+// redacted is a URL with its password, if any, replaced by "xxxxx".
+func redacted(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	return u.Redacted()
 }
 
 // processServer is the redis-server shared by the tests of this process,

@@ -88,3 +88,18 @@ func TestFlushPrefixGlob(t *testing.T) {
 		t.Error("key outside the prefix was deleted: the * matched as a glob")
 	}
 }
+
+func TestRedacted(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"redis://127.0.0.1:6379/0", "redis://127.0.0.1:6379/0"},
+		{"redis://:secret@host:6379/1", "redis://:xxxxx@host:6379/1"},
+		{"rediss://user:secret@host", "rediss://user:xxxxx@host"},
+		{"redis://bad host:%zz", "(unparsable URL)"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := redacted(tc.in); got != tc.want {
+				t.Fatalf("redacted(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
