@@ -177,6 +177,10 @@ func (t *table) laterRisk(c cards.Card, suit cards.Suit) float64 {
 			risk -= 12
 		case suit == cards.Spades && c.Rank > cards.Queen && pigOut:
 			risk -= 100 / float64(t.v.Seats-1)
+		case suit == cards.Clubs && c.Rank > cards.Ten && t.unseen[Transformer]:
+			// The ♣10 under my club doubles whatever I took.
+			mine := t.v.PointCards[t.seat]
+			risk += float64(marginal(mine, []cards.Card{Transformer})) / float64(t.v.Seats-1)
 		}
 	}
 	return risk
