@@ -53,11 +53,18 @@ export function mountRoom(el, game, matchID) {
 
   const drawStatus = () => {
     const s = r.state;
-    if (!s) { hostStatus.textContent = t("room.connecting"); return; }
+    if (!s) {
+      hostStatus.textContent = t("room.connecting");
+      hostStatus.hidden = false;
+      return;
+    }
+    // Only what the plugin and the banner do not already say: that the
+    // viewer is watching, and that seats are still free.
     const free = s.players.filter((p) => !p.name).length;
-    let text = s.ctx.gameover ? t("room.gameOver") : !s.ctx.started ? t("room.waitingPlayers", { n: free }) : t("room.inPlay");
-    if (!you()) text = t("room.watching") + " · " + text;
+    let text = !s.ctx.started && !s.ctx.gameover ? t("room.waitingPlayers", { n: free }) : "";
+    if (!you()) text = t("room.watching") + (text ? " · " + text : "");
     hostStatus.textContent = text;
+    hostStatus.hidden = text === "";
     hostStatus.classList.toggle("waiting", !s.ctx.started);
   };
 
