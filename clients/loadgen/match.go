@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"sync"
@@ -40,9 +41,10 @@ type pairing struct {
 
 // worker plays matches one after another until ctx ends. Its first setup
 // waits for a slot in sem and then reports to ready; no seat moves before
-// start is closed, so all matches begin together.
+// start is closed, and the first game then waits a random part of one
+// pacing interval.
 func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.WaitGroup, start <-chan struct{}, out *[2]samples) {
-	first := true
+	first, spread := true, true
 	for ctx.Err() == nil {
 		sem <- struct{}{}
 		conns, err := r.setup(ctx)
@@ -61,6 +63,12 @@ func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.Wait
 				sleep(ctx, retryPause)
 			}
 			continue
+		}
+		if spread {
+			// Spread the first games over one pacing interval, so slowly paced
+			// matches do not all move in the same instant.
+			sleep(ctx, r.firstDelay())
+			spread = false
 		}
 		r.play(ctx, conns, out)
 		if ctx.Err() != nil {
@@ -219,6 +227,15 @@ func resign(c *client.Conn) {
 		}
 		sleep(ctx, time.Second/10)
 	}
+}
+
+// firstDelay is a random pause of up to one pacing interval (at most 10 s).
+func (r *runner) firstDelay() time.Duration {
+	if r.cfg.SeatRate <= 0 {
+		return 0
+	}
+	interval := min(time.Duration(float64(time.Second)/r.cfg.SeatRate), 10*time.Second)
+	return rand.N(interval + 1)
 }
 
 // pacer returns a new connection's move pacing: one token per message, as
