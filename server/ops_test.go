@@ -58,3 +58,32 @@ func TestShutdownSendsGoingAway(t *testing.T) {
 		t.Fatalf("dial while draining: %v %v", err, resp)
 	}
 }
+
+// TestBotsPlayWithNobodyWatchingAndRoomsUnload: an all-bot match plays to
+// its end with no connection, and its room unloads once idle.
+func TestBotsPlayWithNobodyWatchingAndRoomsUnload(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{IdleUnload: 100 * time.Millisecond})
+	id := create(t, srv.URL, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"0": "normal", "1": "easy"}})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, b := get(t, srv.URL+"/games/gomoku/"+id)
+		if strings.Contains(string(b), `"gameover":{`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bots did not finish: %s", b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for srv.Rooms.LiveRooms() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d rooms still loaded", srv.Rooms.LiveRooms())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A new viewer loads it again and sees the finished game.
+	w := dial(t, srv.URL, "gomoku", id)
+	if s := w.hello(nil); string(s.Ctx.Gameover) == "null" {
+		t.Fatalf("reloaded room lost the outcome")
+	}
+}

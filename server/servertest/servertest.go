@@ -23,7 +23,9 @@ type Options struct {
 	Games    *games.Registry // default: every game
 	BotDelay time.Duration   // default 0 (bots move at once)
 	Grace    time.Duration   // default 60 s
-	WS       server.WSConfig
+	// IdleUnload is how long an unwatched room stays loaded; default 30 s.
+	IdleUnload time.Duration
+	WS         server.WSConfig
 }
 
 // Server is a running test server.
@@ -50,7 +52,7 @@ func Start(t testing.TB, o Options) *Server {
 		delay = rooms.ZeroBotDelay
 	}
 	metrics := server.NewMetricsFor()
-	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, Metrics: metrics.Metrics})
+	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, Metrics: metrics.Metrics})
 	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
