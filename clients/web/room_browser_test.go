@@ -219,3 +219,23 @@ func TestUnknownMatch(t *testing.T) {
 	p.Do("an unknown path", evalVoid(`history.pushState(null, "", "/nowhere"); dispatchEvent(new PopStateEvent("popstate"))`))
 	p.WaitText("#view", "Page not found")
 }
+
+// TestTurnInTitle: the tab title carries a mark while it is the viewer's
+// move, so a player in another tab sees it.
+func TestTurnInTitle(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	invite := createGomoku(ann, base, "Ann")
+	if title := Eval[string](ann, `document.title`); strings.HasPrefix(title, "●") {
+		ann.Fail("title %q marked before the match started", title)
+	}
+	bob := seatBob(b, invite, "en")
+	ann.WaitJS("Ann's turn in the title", `document.title.startsWith("● Gomoku")`)
+	if title := Eval[string](bob, `document.title`); strings.HasPrefix(title, "●") {
+		bob.Fail("title %q marked on the opponent's turn", title)
+	}
+	place(ann, 0, 7, 7)
+	bob.WaitJS("Bob's turn in the title", `document.title.startsWith("● Gomoku")`)
+	ann.WaitJS("Ann's mark gone", `!document.title.startsWith("●")`)
+}

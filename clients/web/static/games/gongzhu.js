@@ -173,16 +173,21 @@ function mount(el, api) {
   const started = () => !!(st && st.ctx && st.ctx.started);
   const bottom = () => (api.you !== null ? Number(api.you) : 0);
   const rel = (seat) => (seat - bottom() + n()) % n();
-  // nameOf names a seat; names several seats share (bots are all called
-  // alike) get the seat number, so the board can tell them apart.
+  // plainName is a seat's name ("You" for the viewer); nameOf adds the seat
+  // number when several seats share the name (bots are all called alike),
+  // for sentences. Tables and the felt show the number in a badge instead.
+  const plainName = (seat) => {
+    const p = st && st.players && st.players[seat];
+    if (api.you !== null && String(seat) === api.you) return t("gongzhu.you");
+    return (p && p.name) || t("gongzhu.seat", { n: seat + 1 });
+  };
   const nameOf = (seat) => {
     const ps = (st && st.players) || [];
     const p = ps[seat];
-    if (api.you !== null && String(seat) === api.you) return t("gongzhu.you");
-    if (!p || !p.name) return t("gongzhu.seat", { n: seat + 1 });
-    const dup = ps.some((q, i) => i !== seat && q && q.name === p.name);
-    return dup ? `${p.name} ${seat + 1}` : p.name;
+    const dup = p && p.name && ps.some((q, i) => i !== seat && q && q.name === p.name);
+    return dup && String(seat) !== api.you ? `${p.name} ${seat + 1}` : plainName(seat);
   };
+  const seatName = (seat) => [h("span", { class: "gz-seatno" }, String(seat + 1)), plainName(seat)];
   const mine = () => (G() && api.you !== null && G().players ? G().players[api.you] : null);
   const myTurn = () => started() && api.you !== null && G() && String(G().current) === api.you;
 
@@ -201,7 +206,6 @@ function mount(el, api) {
     seatLayer.replaceChildren();
     for (let seat = 0; seat < g.seats; seat++) {
       const spot = SPOTS[g.seats][rel(seat)];
-      const p = (st.players && st.players[seat]) || {};
       const count = g.handCounts[seat];
       const backs = [];
       if (rel(seat) !== 0 || api.you === null) {
@@ -213,7 +217,7 @@ function mount(el, api) {
         "data-seat": String(seat),
       },
       h("div", { class: "gz-seat-head" },
-        h("span", { class: "gz-name" }, (p.isBot ? "⚙ " : "") + nameOf(seat)),
+        h("span", { class: "gz-name", title: nameOf(seat) }, seatName(seat)),
         h("span", { class: "gz-score", title: t("gongzhu.total") }, signed(g.totals[seat]))),
       backs.length ? h("div", { class: "gz-backs" }, backs) : null,
       h("div", { class: "gz-taken", "data-taken": String(seat) }, chips(g.pointCards[seat])));
@@ -391,7 +395,7 @@ function mount(el, api) {
     const four = g.seats === 4;
     const rows = g.scoreboard.rows.map((r) => h("tr", { class: String(r.seat) === api.you ? "me" : "", "data-row": String(r.seat) },
       h("td", null, h("span", { class: "gz-rank" + (r.rank === 1 ? " r1" : "") }, String(r.rank))),
-      h("td", null, nameOf(r.seat)),
+      h("td", { title: nameOf(r.seat) }, seatName(r.seat)),
       four ? h("td", null, h("span", { class: "gz-team t" + r.team }, teamLabel(r.team))) : null,
       h("td", { class: signClass(r.lastRound), "data-last": String(r.seat) }, signed(r.lastRound)),
       h("td", { class: signClass(r.total), "data-total": String(r.seat) }, signed(r.total))));
@@ -427,7 +431,7 @@ function mount(el, api) {
       return;
     }
     const rows = r.scores.map((score, seat) => h("tr", { class: String(seat) === api.you ? "me" : "" },
-      h("td", { title: nameOf(seat) }, nameOf(seat)),
+      h("td", { title: nameOf(seat) }, seatName(seat)),
       h("td", null, h("div", { class: "gz-taken" }, chips(r.pointCards[seat]), tags(r.pointCards[seat], score))),
       h("td", { class: signClass(score), "data-round-score": String(seat) }, signed(score))));
     result.replaceChildren(h("h3", null, t("gongzhu.result", { n: r.round })),

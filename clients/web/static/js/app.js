@@ -34,6 +34,7 @@ function render() {
   window.scrollTo(0, 0);
   const route = parseRoute(location.pathname);
   document.body.dataset.view = route.view;
+  syncLangButtons();
   if (route.view === "lobby") destroyCurrent = mountLobby(el);
   else if (route.view === "room") destroyCurrent = mountRoom(el, route.game, route.matchID);
   else destroyCurrent = mountNotFound(el);

@@ -47,7 +47,11 @@ export function mountRoom(el, game, matchID) {
     title.textContent = r.info ? pick(r.info.title) : game;
     const other = r.info ? (lang() === "zh" ? r.info.title.en : r.info.title.zh) : "";
     subtitle.textContent = (other ? other + " · " : "") + t("room.matchId", { id: matchID.slice(0, 8) });
-    document.title = `${title.textContent} · ${t("app.title")}`;
+    const s = r.state;
+    const mine = s && you() && s.ctx.started && !s.ctx.gameover &&
+      (s.ctx.activePlayers ? you() in s.ctx.activePlayers : s.ctx.currentPlayer === you());
+    // A mark in the tab title tells a player in another tab that it is their move.
+    document.title = `${mine ? "● " : ""}${title.textContent} · ${t("app.title")}`;
     invite.redraw();
   };
 
@@ -165,7 +169,7 @@ export function mountRoom(el, game, matchID) {
       mountPlugin();
     }
     try { r.ctrl.update(s); } catch (e) { console.error(e); }
-    drawStatus(); drawSeats(); drawOver();
+    drawHead(); drawStatus(); drawSeats(); drawOver();
     if (s.ctx.gameover) pollNext();
   };
 
