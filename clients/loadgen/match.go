@@ -93,6 +93,9 @@ func (r *runner) setup(ctx context.Context) ([2]*client.Conn, error) {
 		pid := strconv.Itoa(seat)
 		j, err := r.lobby.Join(ctx, gameName, id, protocol.JoinRequest{PlayerName: "load" + pid, PlayerID: &pid})
 		if err != nil {
+			if seat == 1 { // it may have been seated all the same
+				r.abandon(id, creds[0], nil)
+			}
 			return conns, errors.New(errKind("join", err))
 		}
 		creds[seat] = j.PlayerCredentials
@@ -100,14 +103,29 @@ func (r *runner) setup(ctx context.Context) ([2]*client.Conn, error) {
 	for seat := range 2 {
 		c, err := client.Dial(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat])
 		if err != nil {
-			if seat == 1 {
-				conns[0].Close()
-			}
+			r.abandon(id, creds[0], conns[0])
 			return [2]*client.Conn{}, errors.New(errKind("dial", err))
 		}
 		conns[seat] = c
 	}
 	return conns, nil
+}
+
+// abandon ends a match whose setup failed once seat 0 had joined, so no bot
+// plays it later: it resigns as seat 0, on c if it is open, else on a new
+// connection (an unstarted match refuses the resign and simply expires).
+// Best effort, at most a few seconds.
+func (r *runner) abandon(id, creds0 string, c *client.Conn) {
+	if c == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		var err error
+		if c, err = client.Dial(ctx, r.cfg.URL, gameName, id, "0", creds0); err != nil {
+			return
+		}
+	}
+	resign(c)
+	c.Close()
 }
 
 // play runs both seats of one match until it ends, ctx ends or a seat fails.
