@@ -8,57 +8,7 @@ import { setupCanvas } from "/assets/js/canvas.js";
 import { confirmDialog } from "/assets/js/toast.js";
 import { h } from "/assets/js/dom.js";
 import { drawBoard, drawStone } from "./gomoku_draw.js";
-
-const strings = {
-  en: {
-    "gomoku.black": "Black",
-    "gomoku.white": "White",
-    "gomoku.toMove": "{colour} to move",
-    "gomoku.yourTurn": "Your turn ({colour})",
-    "gomoku.waiting": "Waiting for players…",
-    "gomoku.moveNo": "move {n}",
-    "gomoku.win.five": "{colour} wins with five in a row!",
-    "gomoku.win.resign": "{loser} resigned — {colour} wins!",
-    "gomoku.win.other": "{colour} wins!",
-    "gomoku.draw": "Draw: the board is full.",
-    "gomoku.youWin": "You win!",
-    "gomoku.youLose": "You lose.",
-    "gomoku.undo": "Request undo",
-    "gomoku.undoAsked": "{name} asks to take back a move.",
-    "gomoku.undoWaiting": "Waiting for an answer to your undo request…",
-    "gomoku.undoPending": "{name} asked to take back a move.",
-    "gomoku.accept": "Accept",
-    "gomoku.decline": "Decline",
-    "gomoku.resign": "Resign",
-    "gomoku.resignConfirm": "Resign this game? Your opponent wins.",
-    "gomoku.tapAgain": "Tap again to place the stone.",
-    "gomoku.numbers": "Move numbers",
-  },
-  zh: {
-    "gomoku.black": "黑方",
-    "gomoku.white": "白方",
-    "gomoku.toMove": "轮到{colour}",
-    "gomoku.yourTurn": "轮到你了（{colour}）",
-    "gomoku.waiting": "等待玩家入座…",
-    "gomoku.moveNo": "第 {n} 手",
-    "gomoku.win.five": "{colour}五子连珠，获胜！",
-    "gomoku.win.resign": "{loser}认输，{colour}获胜！",
-    "gomoku.win.other": "{colour}获胜！",
-    "gomoku.draw": "棋盘已满，平局。",
-    "gomoku.youWin": "你赢了！",
-    "gomoku.youLose": "你输了。",
-    "gomoku.undo": "请求悔棋",
-    "gomoku.undoAsked": "{name} 请求悔棋。",
-    "gomoku.undoWaiting": "已请求悔棋，等待对方答复…",
-    "gomoku.undoPending": "{name} 请求悔棋。",
-    "gomoku.accept": "同意",
-    "gomoku.decline": "拒绝",
-    "gomoku.resign": "认输",
-    "gomoku.resignConfirm": "确定认输吗？对方将获胜。",
-    "gomoku.tapAgain": "再点一次落子。",
-    "gomoku.numbers": "显示手数",
-  },
-};
+import { strings } from "./gomoku_text.js";
 
 const colourKey = (seat) => (seat === "0" ? "gomoku.black" : "gomoku.white");
 const stoneOf = (seat) => (seat === "0" ? "B" : "W");

@@ -13,6 +13,7 @@ import { navigate, roomPath } from "./nav.js";
 import { renderSeats, botSelectFor } from "./seats.js";
 import { createChat } from "./chat.js";
 import { inviteBox } from "./invite.js";
+import { createPluginHost } from "./pluginhost.js";
 
 const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchID
 
@@ -20,7 +21,7 @@ const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchI
 export function mountRoom(el, game, matchID) {
   const r = {
     info: null, plugin: undefined, seat: getSeat(matchID), conn: null, state: null,
-    ctrl: null, needMount: true, pluginLangFns: [], nextMatchID: "", alive: true, pollTimer: null,
+    needMount: true, nextMatchID: "", alive: true, pollTimer: null,
   };
   const nameInput = h("input", { class: "input", maxlength: 40, value: getName(), "data-field": "name",
     oninput: () => setName(nameInput.value) });
@@ -111,49 +112,9 @@ export function mountRoom(el, game, matchID) {
   const drawAll = () => { drawHead(); drawStatus(); drawSeats(); drawOver(); chat.redraw(); };
 
   // --- connection and plugin -------------------------------------------
-  const pluginAPI = () => ({
-    you: (r.state && r.state.you) || null,
-    lang,
-    t,
-    move: (name, args) => {
-      if (!r.conn) return Promise.reject({ code: "disconnected", message: t("conn.disconnected") });
-      return r.conn.move(name, args).catch((err) => {
-        if (err.code === "disconnected") toast(t("conn.disconnected"), "error");
-        else if (err.code === "lost" || err.code === "timeout") toast(t("conn.lost"), "error");
-        else toastError(err);
-        throw err;
-      });
-    },
-    onLangChange: (fn) => { r.pluginLangFns.push(fn); },
-  });
-
-  const unmountPlugin = () => {
-    if (r.ctrl) {
-      try { r.ctrl.destroy(); } catch (e) { console.error(e); }
-    }
-    r.ctrl = null;
-    r.pluginLangFns = [];
-    replace(pluginEl);
-  };
-
-  const mountPlugin = () => {
-    unmountPlugin();
-    if (r.plugin) {
-      const box = h("div", { class: "plugin-root" });
-      pluginEl.appendChild(box);
-      try {
-        r.ctrl = r.plugin.mount(box, pluginAPI());
-      } catch (e) {
-        console.error(e);
-        r.ctrl = null;
-      }
-    }
-    if (!r.ctrl) {
-      const pre = h("pre", { class: "raw-view" });
-      pluginEl.appendChild(h("div", { class: "card" }, h("p", { class: "muted small" }, t("room.noPlugin")), pre));
-      r.ctrl = { update: (s) => { pre.textContent = JSON.stringify(s.G, null, 2); }, destroy() {} };
-    }
-  };
+  const host = createPluginHost(pluginEl, (name, args) => (r.conn
+    ? r.conn.move(name, args)
+    : Promise.reject({ code: "disconnected", message: t("conn.disconnected") })));
 
   const onState = (s) => {
     if (!r.alive) return;
@@ -164,11 +125,11 @@ export function mountRoom(el, game, matchID) {
     chat.setYou(s.you || "");
     // A new identity (sat down, left) gets a fresh plugin on its first
     // state; until then the old board stays, so nothing flickers.
-    if (r.needMount || !r.ctrl) {
+    if (r.needMount || !host.mounted()) {
       r.needMount = false;
-      mountPlugin();
+      host.mount(r.plugin, s.you || null);
     }
-    try { r.ctrl.update(s); } catch (e) { console.error(e); }
+    host.update(s);
     drawHead(); drawStatus(); drawSeats(); drawOver();
     if (s.ctx.gameover) pollNext();
   };
@@ -220,7 +181,7 @@ export function mountRoom(el, game, matchID) {
 
   const showNotFound = () => {
     if (r.conn) r.conn.close();
-    unmountPlugin();
+    host.unmount();
     setBanner("closed");
     replace(el, h("section", { class: "card narrow center" }, h("h1", null, t("room.notFound")),
       h("a", { href: "/", "data-link": true, class: "btn primary" }, t("room.backLobby"))));
@@ -314,9 +275,7 @@ export function mountRoom(el, game, matchID) {
   // --- start -----------------------------------------------------------
   const offLang = onLangChange(() => {
     drawAll();
-    for (const fn of [...r.pluginLangFns]) {
-      try { fn(lang()); } catch (e) { console.error(e); }
-    }
+    host.lang(lang());
   });
 
   (async () => {
@@ -348,7 +307,7 @@ export function mountRoom(el, game, matchID) {
     clearTimeout(r.pollTimer);
     offLang();
     if (r.conn) r.conn.close();
-    unmountPlugin();
+    host.unmount();
     setBanner("closed");
     window.__chaguan = undefined;
   };
