@@ -84,6 +84,9 @@ export class Conn {
     if (!msg || typeof msg !== "object") return;
     switch (msg.type) {
       case "state": {
+        // The page is drawn from ctx and players: a state without them is
+        // not one this client understands, so it is dropped, not drawn.
+        if (!msg.ctx || typeof msg.ctx !== "object" || !Array.isArray(msg.players)) return;
         if (!this.gotState) {
           this.gotState = true;
           this.everOpen = true;
