@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -66,15 +68,21 @@ type reply struct {
 // Dial connects to match matchID of game at baseURL ("http://host:port"),
 // sends hello as playerID with credentials (playerID "" spectates) and
 // returns once the server's first state arrived (Latest is then non-nil).
-// A refused hello returns a *MoveError (e.g. code "unauthorized"). Dial waits
+// A refused upgrade returns an *APIError (e.g. 503 "unavailable" while the
+// server shuts down), a refused hello a *MoveError (e.g. "unauthorized"). Dial waits
 // at most 10 s for the first state, less if ctx ends sooner.
 func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials string) (*Conn, error) {
 	u, err := wsURL(baseURL, game, matchID)
 	if err != nil {
 		return nil, err
 	}
-	ws, _, err := websocket.DefaultDialer.DialContext(ctx, u, nil)
+	ws, resp, err := websocket.DefaultDialer.DialContext(ctx, u, nil)
 	if err != nil {
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			// The server answered the upgrade with an error body.
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+			err = apiError(resp.StatusCode, body)
+		}
 		return nil, fmt.Errorf("chaguan: dial %s: %w", u, err)
 	}
 	c := &Conn{

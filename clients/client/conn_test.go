@@ -63,6 +63,15 @@ func TestDial(t *testing.T) {
 	}
 }
 
+func TestDialRefusedUpgrade(t *testing.T) {
+	srv, _ := newFakeWS(t)
+	_, err := Dial(testCtx(t), srv.URL, "counter", "closing", "0", "x")
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Status != 503 || ae.Code != protocol.CodeUnavailable {
+		t.Fatalf("Dial to a closing server: %v, want an *APIError 503 unavailable", err)
+	}
+}
+
 func TestDialUnreachable(t *testing.T) {
 	srv, _ := newFakeWS(t)
 	url := srv.URL

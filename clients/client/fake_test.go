@@ -38,6 +38,12 @@ func (f *fakeWS) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if strings.Contains(r.URL.Path, "/closing/") {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"error":"unavailable","message":"the server is shutting down"}`))
+		return
+	}
 	up := websocket.Upgrader{}
 	ws, err := up.Upgrade(w, r, nil)
 	if err != nil {

@@ -70,3 +70,33 @@ func TestRunRefusesBadServer(t *testing.T) {
 		t.Fatal("run against a closed port succeeded")
 	}
 }
+
+// TestServerGoesAway: when the server drops every connection and refuses
+// new ones mid-run, the run still ends on time and counts the failures.
+func TestServerGoesAway(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1500ms", "-progress=false"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		srv.Handler.Shutdown(ctx)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	begin := time.Now()
+	rep, err := run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if took := time.Since(begin); took > 10*time.Second {
+		t.Fatalf("run took %s after the server went away", took)
+	}
+	if total(rep.Errors) == 0 {
+		t.Fatalf("no errors counted after the server went away: %+v", rep)
+	}
+	t.Logf("moves=%d errors=%v", rep.Moves, rep.Errors)
+}
