@@ -126,3 +126,25 @@ func TestServerLobbyErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestServerLeaveBeforeStart(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	l := client.NewLobby(srv.URL, nil)
+	ctx := ctxT(t)
+	id, seats := gomokuMatch(t, l, 1)
+	if err := l.Leave(ctx, "gomoku", id, protocol.LeaveRequest{PlayerID: seats[0].id, Credentials: seats[0].creds}); err != nil {
+		t.Fatalf("Leave: %v", err)
+	}
+	m, err := l.GetMatch(ctx, "gomoku", id)
+	if err != nil || m.Players[0].Name != "" {
+		t.Fatalf("after Leave: seat 0 = %+v, %v; want it free", m.Players[0], err)
+	}
+	// The old credentials no longer work; the seat can be taken again.
+	if err := l.Leave(ctx, "gomoku", id, protocol.LeaveRequest{PlayerID: seats[0].id, Credentials: seats[0].creds}); err == nil {
+		t.Fatal("second Leave with the old credentials succeeded")
+	}
+	zero := "0"
+	if _, err := l.Join(ctx, "gomoku", id, protocol.JoinRequest{PlayerName: "Di", PlayerID: &zero}); err != nil {
+		t.Fatalf("Join the freed seat: %v", err)
+	}
+}
