@@ -69,8 +69,8 @@ type reply struct {
 // sends hello as playerID with credentials (playerID "" spectates) and
 // returns once the server's first state arrived (Latest is then non-nil).
 // A refused upgrade returns an *APIError (e.g. 503 "unavailable" while the
-// server shuts down), a refused hello a *MoveError (e.g. "unauthorized"). Dial waits
-// at most 10 s for the first state, less if ctx ends sooner.
+// server shuts down), a refused hello a *MoveError (e.g. "unauthorized").
+// Dial waits at most 10 s for the first state, less if ctx ends sooner.
 func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials string) (*Conn, error) {
 	u, err := wsURL(baseURL, game, matchID)
 	if err != nil {
