@@ -29,7 +29,8 @@ type searcher struct {
 }
 
 // hardMove returns the hard bot's point for colour c: an immediate five,
-// else a block of the opponent's five, else the best point of the search.
+// else a block of the opponent's five, else the start of a victory by
+// continuous fours, else the best point of the search.
 // rng breaks ties between equally rated candidates.
 func (b *botBoard) hardMove(c cell, rng *rand.Rand) pos {
 	return b.search(c, rng, hardNodes)
@@ -43,6 +44,9 @@ func (b *botBoard) search(c cell, rng *rand.Rand, budget int) pos {
 	if len(moves) == 1 || moves[0].wins() || forced {
 		return moves[0].p
 	}
+	if p, ok := b.vcf(c); ok {
+		return p
+	}
 	s := &searcher{b: b, budget: budget}
 	for i := range s.bufs {
 		s.bufs[i] = make([]candidate, 0, Size*Size)
@@ -54,6 +58,11 @@ func (b *botBoard) search(c cell, rng *rand.Rand, budget int) pos {
 			break
 		}
 		best = p
+		// Search the best move first next time: more cut-offs.
+		i := slices.IndexFunc(moves, func(k candidate) bool { return k.p == p })
+		k := moves[i]
+		copy(moves[1:i+1], moves[:i])
+		moves[0] = k
 	}
 	return best
 }
