@@ -31,7 +31,18 @@ export class Conn {
   }
 
   /** start opens the connection; call it once. */
-  start() { this.connect(); }
+  start() {
+    // Back online (Wi-Fi returned, laptop woke up): retry now, not after
+    // the current backoff delay.
+    this.onOnline = () => {
+      if (this.closed || this.ws) return;
+      clearTimeout(this.retryTimer);
+      this.attempt = 0;
+      this.connect();
+    };
+    window.addEventListener("online", this.onOnline);
+    this.connect();
+  }
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -174,6 +185,7 @@ export class Conn {
   /** close ends the connection for good; pending moves are rejected. */
   close() {
     this.closed = true;
+    if (this.onOnline) window.removeEventListener("online", this.onOnline);
     clearTimeout(this.retryTimer);
     const ws = this.ws;
     this.ws = null;
