@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"net/http"
@@ -17,11 +16,8 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 )
 
-const (
-	gameName   = "gomoku"
-	moveName   = "place"
-	retryPause = 50 * time.Millisecond // after a failed setup or a refused move
-)
+// retryPause is the pause after a failed setup or a refused move.
+const retryPause = 50 * time.Millisecond
 
 // runner holds what every match worker shares.
 type runner struct {
@@ -263,52 +259,6 @@ func (r *runner) pacer() *rate.Limiter {
 		return rate.NewLimiter(rate.Inf, 0)
 	}
 	return rate.NewLimiter(rate.Limit(r.cfg.SeatRate), r.cfg.SeatBurst)
-}
-
-// firstEmpty scans the Gomoku view's board row by row for an empty point.
-func firstEmpty(g json.RawMessage) (x, y int, ok bool) {
-	var v struct {
-		Board []string `json:"board"`
-	}
-	if json.Unmarshal(g, &v) != nil {
-		return 0, 0, false
-	}
-	for y, row := range v.Board {
-		for x := 0; x < len(row); x++ {
-			if row[x] == '.' {
-				return x, y, true
-			}
-		}
-	}
-	return 0, 0, false
-}
-
-// over reports whether the state's game has ended.
-func over(st *protocol.State) bool {
-	g := st.Ctx.Gameover
-	return len(g) > 0 && string(g) != "null"
-}
-
-// errKind names an error for the error counts: a refused move by its
-// protocol code alone, anything else as stage/code.
-func errKind(stage string, err error) string {
-	var me *client.MoveError
-	var ae *client.APIError
-	switch {
-	case errors.As(err, &me) && stage == "move":
-		return me.Code
-	case errors.As(err, &me):
-		return stage + "/" + me.Code
-	case errors.As(err, &ae) && ae.Code != "":
-		return stage + "/" + ae.Code
-	case errors.As(err, &ae):
-		return stage + "/http_" + strconv.Itoa(ae.Status)
-	case errors.Is(err, context.DeadlineExceeded):
-		return stage + "/timeout"
-	case errors.Is(err, client.ErrClosed):
-		return stage + "/closed"
-	}
-	return stage + "/transport"
 }
 
 // sleep waits d or until ctx ends.

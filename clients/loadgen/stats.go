@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chaguan/chaguan/clients/client"
 )
 
 // samples collects the latencies of one seat's goroutine; only that
@@ -126,4 +131,26 @@ func total(m map[string]int64) int64 {
 		n += v
 	}
 	return n
+}
+
+// errKind names an error for the error counts: a refused move by its
+// protocol code alone, anything else as stage/code.
+func errKind(stage string, err error) string {
+	var me *client.MoveError
+	var ae *client.APIError
+	switch {
+	case errors.As(err, &me) && stage == "move":
+		return me.Code
+	case errors.As(err, &me):
+		return stage + "/" + me.Code
+	case errors.As(err, &ae) && ae.Code != "":
+		return stage + "/" + ae.Code
+	case errors.As(err, &ae):
+		return stage + "/http_" + strconv.Itoa(ae.Status)
+	case errors.Is(err, context.DeadlineExceeded):
+		return stage + "/timeout"
+	case errors.Is(err, client.ErrClosed):
+		return stage + "/closed"
+	}
+	return stage + "/transport"
 }
