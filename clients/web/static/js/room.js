@@ -188,6 +188,14 @@ export function mountRoom(el, game, matchID) {
   };
 
   // --- seat actions ----------------------------------------------------
+  // once wraps an action so a double click cannot run it twice at a time
+  // (two joins would take two seats, or fail confusingly on the second).
+  let busy = false;
+  const once = (fn) => async (...args) => {
+    if (busy) return;
+    busy = true;
+    try { await fn(...args); } finally { busy = false; }
+  };
   const needName = () => {
     const n = nameInput.value.trim() || getName();
     if (n) { setName(n); return n; }
@@ -196,7 +204,7 @@ export function mountRoom(el, game, matchID) {
     return "";
   };
 
-  async function sit(i) {
+  const sit = once(async function sit(i) {
     const name = needName();
     if (!name) return;
     try {
@@ -206,9 +214,9 @@ export function mountRoom(el, game, matchID) {
       toast(t("room.joined", { n: Number(res.playerID) + 1 }), "ok");
       connect();
     } catch (e) { toastError(e); }
-  }
+  });
 
-  async function addBot(i) {
+  const addBot = once(async function addBot(i) {
     if (!r.seat) return;
     const level = botSelects.has(i) ? botSelects.get(i).value : ((r.info && r.info.bots) || [])[0];
     try {
@@ -216,9 +224,9 @@ export function mountRoom(el, game, matchID) {
       botSelects.delete(i);
       toast(t("room.botAdded", { n: i + 1 }), "ok");
     } catch (e) { toastError(e); }
-  }
+  });
 
-  async function leave() {
+  const leave = once(async function leave() {
     if (!r.seat || !(await confirmDialog(t("room.leaveConfirm"), t("room.leave")))) return;
     try {
       await api.leave(game, matchID, r.seat);
@@ -228,19 +236,19 @@ export function mountRoom(el, game, matchID) {
     forgetSeat(matchID);
     r.seat = null;
     connect();
-  }
+  });
 
-  async function playAgain() {
+  const playAgain = once(async function playAgain() {
     if (!r.seat) return;
     try {
       const { nextMatchID } = await api.playAgain(game, matchID, r.seat);
       r.nextMatchID = nextMatchID;
-      await joinNext(nextMatchID);
+      await joinNextMatch(nextMatchID);
     } catch (e) { toastError(e); }
-  }
+  });
 
-  /** joinNext takes the same seat number in the next match, then goes there. */
-  async function joinNext(nextID) {
+  /** joinNextMatch takes the same seat number in the next match, then goes there. */
+  async function joinNextMatch(nextID) {
     const name = (r.seat && r.seat.name) || getName();
     const wanted = r.seat ? r.seat.playerID : (you() || null);
     if (wanted !== null && name && !getSeat(nextID)) {
@@ -253,6 +261,7 @@ export function mountRoom(el, game, matchID) {
     }
     navigate(roomPath(game, nextID));
   }
+  const joinNext = once(joinNextMatch);
 
   function pollNext() {
     if (r.nextMatchID || r.pollTimer || !r.alive) return;
