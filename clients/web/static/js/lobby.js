@@ -122,9 +122,11 @@ export function mountLobby(el) {
     }
   };
 
+  let joining = false; // one join at a time: a double click must not take two seats
   const doJoin = async (g, m) => {
     const name = needName();
-    if (!name) return;
+    if (!name || joining) return;
+    joining = true;
     try {
       const res = await api.join(g.name, m.matchID, { playerName: name });
       setSeat(m.matchID, { playerID: res.playerID, credentials: res.playerCredentials, name });
@@ -132,6 +134,8 @@ export function mountLobby(el) {
     } catch (e) {
       toastError(e);
       refresh();
+    } finally {
+      joining = false;
     }
   };
 
