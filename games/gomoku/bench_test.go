@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/chaguan/chaguan/games"
 )
@@ -114,3 +115,50 @@ func BenchmarkBotNormal(b *testing.B) { benchBot(b, "normal") }
 // BenchmarkBotHard is one decision of the hard bot (target: well under
 // 200 ms on the 2-core build machine).
 func BenchmarkBotHard(b *testing.B) { benchBot(b, "hard") }
+
+// BenchmarkBotHardGame plays whole games, hard against normal, from random
+// 4-stone openings (easy plays them), and reports the hard bot's mean and
+// worst wall time per decision over all of them, and its score.
+func BenchmarkBotHardGame(b *testing.B) {
+	var total, worst time.Duration
+	moves, wins, played := 0, 0, 0
+	for b.Loop() {
+		seed := uint64(played)
+		hardSeat := played % 2
+		st := newMatch(b)
+		rng := rand.New(rand.NewPCG(seed, 5))
+		for st.Status().Outcome == nil {
+			seat := st.Status().Current
+			level := "normal"
+			switch {
+			case st.Status().Turn <= 4:
+				level = "easy"
+			case seat == hardSeat:
+				level = "hard"
+			}
+			start := time.Now()
+			name, args, err := st.Bot(level, seat, rng)
+			if level == "hard" {
+				d := time.Since(start)
+				total += d
+				worst = max(worst, d)
+				moves++
+			}
+			if err != nil {
+				b.Fatalf("seed %d: %v", seed, err)
+			}
+			if st, err = st.Apply(seat, name, args); err != nil {
+				b.Fatalf("seed %d: %v", seed, err)
+			}
+		}
+		if st.Status().Outcome.Winner == games.PlayerID(hardSeat) {
+			wins++
+		}
+		played++
+	}
+	if moves > 0 {
+		b.ReportMetric(float64(total.Milliseconds())/float64(moves), "ms/decision")
+		b.ReportMetric(float64(worst.Milliseconds()), "worst-ms/decision")
+		b.ReportMetric(float64(wins)/float64(played), "hard-win-rate")
+	}
+}

@@ -6,7 +6,7 @@ package gomoku
 // alpha-beta search, which is too shallow to see long ones.
 const (
 	vcfDepth = 12   // fours in a sequence at most
-	vcfNodes = 4000 // stones tried at most, for one search
+	vcfNodes = 2000 // stones tried at most, for one search
 )
 
 // vcf returns the first stone of a VCF for c, the side to move, if one is
