@@ -22,7 +22,6 @@ function mount(el, api) {
   let pending = null; // {x, y} sent, not yet acked
   let anim = null; // {x, y, start} the newest stone, growing in
   let raf = 0;
-  let lastKey = "";
 
   const canvas = h("canvas", { class: "gomoku-canvas", "data-board": "gomoku", role: "img" });
   const status = h("div", { class: "status-bar gomoku-status", "data-status": "gomoku" });
@@ -280,15 +279,17 @@ function mount(el, api) {
 
   return {
     update(s) {
-      const prevLast = G() && G().last;
+      const before = G() ? G().moves.length : -1;
       state = s;
       const g = G();
       if (!g) return;
-      const key = g.last ? g.last.join(",") : "";
-      if (key !== lastKey && g.last && !(prevLast && prevLast[0] === g.last[0] && prevLast[1] === g.last[1])) {
-        anim = lastKey === "" && g.moves.length > 1 ? null : { x: g.last[0], y: g.last[1], start: performance.now() };
+      // Grow in only a stone just played (not the whole board on the first
+      // state, nor the stone an undo uncovers).
+      if (before >= 0 && g.moves.length === before + 1 && g.last) {
+        anim = { x: g.last[0], y: g.last[1], start: performance.now() };
+      } else if (g.moves.length !== before) {
+        anim = null;
       }
-      lastKey = key;
       if (armed && cellAt(g, armed) !== ".") armed = null;
       if (!geom || geom.n !== (g.size || 15)) layout();
       renderTexts();
