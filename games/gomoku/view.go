@@ -44,12 +44,16 @@ func (Rules) View(s State, _ int) View {
 		ToMove:  games.PlayerID(s.toMove()),
 		WinLine: s.winLine(),
 	}
-	var row [Size]byte
+	// One string for the whole board, sliced into rows: one allocation.
+	var buf [Size * Size]byte
 	for y := 0; y < Size; y++ {
 		for x := 0; x < Size; x++ {
-			row[x] = stoneChar[s.board[at(x, y)]]
+			buf[y*Size+x] = stoneChar[s.board[at(x, y)]]
 		}
-		v.Board[y] = string(row[:])
+	}
+	all := string(buf[:])
+	for y := range v.Board {
+		v.Board[y] = all[y*Size : (y+1)*Size]
 	}
 	for i, p := range s.moves {
 		v.Moves[i] = p.point()
