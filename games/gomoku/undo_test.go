@@ -164,3 +164,28 @@ func TestResign(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyLeavesInputAlone applies every kind of move to one state, and
+// two different stones to the same state, and checks the input and the
+// earlier results never change (the move list must not be shared).
+func TestApplyLeavesInputAlone(t *testing.T) {
+	base := playStones(t, [2]int{7, 7}, [2]int{8, 8}, [2]int{6, 6})
+	pending := mustApply(t, base, 1, moveRequestUndo)
+	snap := func(st games.State) string { return string(mustJSON(t, st)) + string(mustJSON(t, st.View(0))) }
+	baseBefore, pendingBefore := snap(base), snap(pending)
+
+	a := mustApply(t, base, 1, movePlace, 0, 0)
+	aBefore := snap(a)
+	b := mustApply(t, base, 1, movePlace, 14, 14)
+	mustApply(t, base, 0, moveResign)
+	mustApply(t, pending, 0, moveAnswerUndo, true)
+	mustApply(t, pending, 0, moveAnswerUndo, false)
+	mustApply(t, a, 0, movePlace, 1, 1)
+
+	if snap(base) != baseBefore || snap(pending) != pendingBefore || snap(a) != aBefore {
+		t.Fatalf("a later Apply changed an earlier state")
+	}
+	if la, lb := *viewOf(t, a, 0).Last, *viewOf(t, b, 0).Last; la != [2]int{0, 0} || lb != [2]int{14, 14} {
+		t.Fatalf("sibling states share stones: last %v and %v", la, lb)
+	}
+}
