@@ -229,6 +229,8 @@ function mount(el, api) {
     logTitle.textContent = t("tm.log");
     replace(logList, ...log.map(logLine));
     logList.scrollTop = logList.scrollHeight;
+    // The first render may come before layout: scroll again once laid out.
+    requestAnimationFrame(() => { logList.scrollTop = logList.scrollHeight; });
   };
   const pushLog = (x) => {
     log.push(x);

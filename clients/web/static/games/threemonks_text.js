@@ -124,7 +124,7 @@ export function seatOf(place) {
 /** narrate turns one event into a log line in the current language. */
 export function narrate(e, t, nameOf) {
   const name = e.seat >= 0 ? nameOf(e.seat) : "";
-  const item = e.item ? t("tm.item." + e.item) : "";
+  const item = e.item ? t("tm.item." + e.item).toLowerCase() : ""; // mid-sentence in English; a no-op in Chinese
   switch (e.kind) {
     case "phase": {
       const who = (e.seats || []).map(nameOf).join(", ") || t("tm.ev.nobody");
