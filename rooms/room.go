@@ -213,8 +213,13 @@ func (r *room) safely(cmd any) {
 
 func (r *room) onEvent(ev Event) {
 	switch {
-	case ev.Record != nil && ev.Record.StateID > r.rec.StateID:
-		r.adoptAndBroadcast(ev.Record)
+	case ev.Version() > r.rec.StateID:
+		rec, err := ev.Load()
+		if err != nil {
+			r.log.Error("bad event from the store", "err", err)
+			return
+		}
+		r.adoptAndBroadcast(rec)
 	case ev.Chat != nil:
 		b := mustMarshal(ev.Chat)
 		for v := range r.viewers {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/chaguan/chaguan/protocol"
@@ -76,9 +77,43 @@ type Options struct {
 
 // Event is what a store publishes to a match's subscribers: a new record
 // after every successful Update, or a chat line.
+//
+// A store may deliver the record undecoded: Raw holds its JSON and StateID
+// its version, so a subscriber that already has that version (a room
+// hearing the echo of its own write) skips the decode. Use Version and
+// Load rather than reading Record directly.
 type Event struct {
 	Record *Record        `json:"record,omitempty"`
 	Chat   *protocol.Chat `json:"chat,omitempty"`
+	// StateID is the version of the record in Raw.
+	StateID int64 `json:"-"`
+	// Raw is the record's JSON, not yet decoded.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Version is the StateID of the event's record without decoding it, or 0
+// for an event with no record.
+func (e Event) Version() int64 {
+	if e.Record != nil {
+		return e.Record.StateID
+	}
+	if len(e.Raw) > 0 {
+		return e.StateID
+	}
+	return 0
+}
+
+// Load returns the event's record, decoding Raw if needed; nil for a chat.
+// Each call decodes anew, so every caller owns what it gets.
+func (e Event) Load() (*Record, error) {
+	if e.Record != nil || len(e.Raw) == 0 {
+		return e.Record, nil
+	}
+	var rec Record
+	if err := json.Unmarshal(e.Raw, &rec); err != nil {
+		return nil, fmt.Errorf("rooms: decode event record: %w", err)
+	}
+	return &rec, nil
 }
 
 // Store keeps match records. Implementations are safe for concurrent use by

@@ -197,11 +197,12 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	}
 	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.StateID, expires: now.Add(s.ttl)}
 	// Fan out under the lock so that subscribers see updates in StateID
-	// order. Each gets a copy of rec made before Update returns, so it
-	// shares nothing with the caller or another subscriber.
+	// order. They get the encoded record, which nobody writes again, and
+	// decode it only if they need it (a room skips the echo of its own
+	// write), so they share nothing with the caller or each other.
 	for sub := range s.subs[rec.ID] {
 		if !sub.full() {
-			sub.send(rooms.Event{Record: cloneRecord(rec)})
+			sub.send(rooms.Event{StateID: rec.StateID, Raw: data})
 		}
 	}
 	return nil

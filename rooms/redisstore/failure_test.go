@@ -179,7 +179,7 @@ func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after stri
 		}
 		select {
 		case ev := <-events:
-			if ev.Record == nil || ev.Record.StateID > next.StateID {
+			if ev.Version() == 0 || ev.Version() > next.StateID {
 				t.Fatalf("after %s got %+v", after, ev)
 			}
 			return

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -59,6 +60,9 @@ func TestKeyLayout(t *testing.T) {
 	msg, err := raw.ReceiveMessage(ctx)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.HasPrefix(msg.Payload, `{"stateID":2,"record":{`) {
+		t.Fatalf("event on %s = %.80s; want the stateID first", msg.Channel, msg.Payload)
 	}
 	var ev rooms.Event
 	if err := json.Unmarshal([]byte(msg.Payload), &ev); err != nil || ev.Record == nil || ev.Record.StateID != 2 || ev.Chat != nil {

@@ -9,6 +9,7 @@ import (
 	"net"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -274,9 +275,15 @@ func (h *hub) fanOut(name, payload string) {
 		return
 	}
 	evs := make([]rooms.Event, n)
-	for i := range evs {
-		if err := json.Unmarshal([]byte(payload), &evs[i]); err != nil {
-			return // not an event of ours: drop it
+	if ev, ok := recordEvent(payload); ok {
+		for i := range evs {
+			evs[i] = ev // Raw is shared read-only; each Load decodes anew
+		}
+	} else {
+		for i := range evs {
+			if err := json.Unmarshal([]byte(payload), &evs[i]); err != nil {
+				return // not an event of ours: drop it
+			}
 		}
 	}
 	h.mu.Lock()
@@ -313,4 +320,27 @@ func (h *hub) close() {
 		ps.Close()
 		<-done
 	}
+}
+
+// recordEvent reads an update's event, {"stateID":N,"record":{…}}, without
+// decoding the record: subscribers decode it only if they need it.
+func recordEvent(payload string) (rooms.Event, bool) {
+	const head, mid = `{"stateID":`, `,"record":`
+	if !strings.HasPrefix(payload, head) || !strings.HasSuffix(payload, "}") {
+		return rooms.Event{}, false
+	}
+	rest := payload[len(head):]
+	i := strings.Index(rest, mid)
+	if i <= 0 {
+		return rooms.Event{}, false
+	}
+	sid, err := strconv.ParseInt(rest[:i], 10, 64)
+	if err != nil {
+		return rooms.Event{}, false
+	}
+	raw := rest[i+len(mid) : len(rest)-1]
+	if len(raw) == 0 || raw[0] != '{' {
+		return rooms.Event{}, false
+	}
+	return rooms.Event{StateID: sid, Raw: json.RawMessage(raw)}, true
 }

@@ -17,7 +17,8 @@ return 1
 
 // updateScript is the compare-and-set: it replaces the record only if the
 // stored stateID is ARGV[1], renews the TTL and publishes the event
-// {"record":<record JSON>} to the match's channel.
+// {"stateID":<new stateID>,"record":<record JSON>} to the match's channel
+// (the stateID first, so subscribers read it without decoding the record).
 // KEYS[1] record hash, KEYS[2] events channel.
 // ARGV[1] prev stateID, ARGV[2] new stateID, ARGV[3] record JSON, ARGV[4] TTL ms.
 // Returns 1 when updated, 0 when the record is missing, or the stored
@@ -28,7 +29,7 @@ if not sid then return 0 end
 if sid ~= ARGV[1] then return sid end
 redis.call('HSET', KEYS[1], 'sid', ARGV[2], 'rec', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PUBLISH', KEYS[2], '{"record":' .. ARGV[3] .. '}')
+redis.call('PUBLISH', KEYS[2], '{"stateID":' .. ARGV[2] .. ',"record":' .. ARGV[3] .. '}')
 return 1
 `)
 

@@ -98,7 +98,7 @@ func BenchUpdateDelivered(b *testing.B, writer, reader rooms.Store) {
 				return
 			}
 			for ev := range events {
-				if ev.Record != nil && ev.Record.StateID == rec.StateID {
+				if ev.Version() == rec.StateID {
 					break
 				}
 			}

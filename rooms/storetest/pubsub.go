@@ -44,10 +44,14 @@ func next(t *testing.T, events <-chan rooms.Event, what string) rooms.Event {
 func nextRecord(t *testing.T, events <-chan rooms.Event, want *rooms.Record) {
 	t.Helper()
 	ev := next(t, events, "event for stateID "+strconv.FormatInt(want.StateID, 10))
-	if ev.Record == nil || ev.Chat != nil {
+	if ev.Version() != want.StateID || ev.Chat != nil {
 		t.Fatalf("got event %+v, want only the record at stateID %d", ev, want.StateID)
 	}
-	sameRecord(t, "event record", ev.Record, want)
+	got, err := ev.Load()
+	if err != nil || got == nil {
+		t.Fatalf("event record: %v", err)
+	}
+	sameRecord(t, "event record", got, want)
 }
 
 // waitClosed drains events until the channel closes.
@@ -112,7 +116,7 @@ func testSubscribeChat(t *testing.T, s rooms.Store) {
 		}
 		ev := next(t, events, "chat "+text)
 		want := chat(text)
-		if ev.Record != nil || ev.Chat == nil || *ev.Chat != *want.Chat {
+		if ev.Version() != 0 || ev.Chat == nil || *ev.Chat != *want.Chat {
 			t.Fatalf("got event %+v (chat %+v), want chat %+v", ev, ev.Chat, *want.Chat)
 		}
 	}
@@ -161,8 +165,8 @@ func testCancelStops(t *testing.T, s rooms.Store) {
 	cancel() // idempotent
 	after := update(t, s, rec)
 	for _, ev := range waitClosed(t, events) {
-		if ev.Record != nil && ev.Record.StateID >= after.StateID {
-			t.Fatalf("got stateID %d after cancel", ev.Record.StateID)
+		if ev.Version() >= after.StateID {
+			t.Fatalf("got stateID %d after cancel", ev.Version())
 		}
 	}
 }
@@ -213,10 +217,10 @@ drain:
 	for {
 		select {
 		case ev := <-slow:
-			if ev.Record == nil || ev.Record.StateID <= last {
+			if ev.Version() <= last {
 				t.Fatalf("slow subscriber got %+v after stateID %d", ev, last)
 			}
-			last = ev.Record.StateID
+			last = ev.Version()
 			got++
 		case <-time.After(time.Second):
 			break drain
