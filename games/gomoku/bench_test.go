@@ -118,10 +118,11 @@ func BenchmarkBotHard(b *testing.B) { benchBot(b, "hard") }
 
 // BenchmarkBotHardGame plays whole games, hard against normal, from random
 // 4-stone openings (easy plays them), and reports the hard bot's mean and
-// worst wall time per decision over all of them, and its score.
+// worst wall time per decision over all of them, and how often it won and
+// lost (the rest are draws).
 func BenchmarkBotHardGame(b *testing.B) {
 	var total, worst time.Duration
-	moves, wins, played := 0, 0, 0
+	moves, wins, losses, played := 0, 0, 0, 0
 	for b.Loop() {
 		seed := uint64(played)
 		hardSeat := played % 2
@@ -151,8 +152,10 @@ func BenchmarkBotHardGame(b *testing.B) {
 				b.Fatalf("seed %d: %v", seed, err)
 			}
 		}
-		if st.Status().Outcome.Winner == games.PlayerID(hardSeat) {
+		if w := st.Status().Outcome.Winner; w == games.PlayerID(hardSeat) {
 			wins++
+		} else if w == games.PlayerID(1-hardSeat) {
+			losses++
 		}
 		played++
 	}
@@ -160,5 +163,6 @@ func BenchmarkBotHardGame(b *testing.B) {
 		b.ReportMetric(float64(total.Milliseconds())/float64(moves), "ms/decision")
 		b.ReportMetric(float64(worst.Milliseconds()), "worst-ms/decision")
 		b.ReportMetric(float64(wins)/float64(played), "hard-win-rate")
+		b.ReportMetric(float64(losses)/float64(played), "hard-loss-rate")
 	}
 }
