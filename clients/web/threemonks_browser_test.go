@@ -78,6 +78,10 @@ func TestThreeMonksInBrowser(t *testing.T) {
 			return
 		case "choose":
 			round := Eval[int](ann, tmG+`.round`)
+			// While choosing, the page holds nobody's card but my own.
+			if !Eval[bool](ann, `!`+tmG+`.revealed && Object.keys(`+tmG+`.players).join() === "0"`) {
+				ann.Fail("round %d: the view shows hidden cards: %s", round, Eval[string](ann, `JSON.stringify(`+tmG+`)`))
+			}
 			locked := Eval[string](ann, `(`+tmG+`.lastCards[0] || "")`)
 			if locked != "" && !Eval[bool](ann, fmt.Sprintf(`(() => { const b = document.querySelector('[data-card=%q]'); return b.disabled && b.classList.contains("locked"); })()`, locked)) {
 				ann.Fail("round %d: last round's %s is not greyed out", round, locked)
