@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -163,6 +164,7 @@ func BenchmarkRoomOpen(b *testing.B) {
 	ann := br.NewPage("ann")
 	invite := createGomoku(ann, base, "Ann")
 	sam := br.NewPage("spectator")
+	sam.Poll = 2 * time.Millisecond
 	b.ResetTimer()
 	for b.Loop() {
 		sam.Open(invite + "?lang=en")
@@ -176,6 +178,7 @@ func BenchmarkMoveRoundTrip(b *testing.B) {
 	base := startServer(b)
 	br := StartBrowser(b)
 	ann := br.NewPage("ann")
+	ann.Poll = 2 * time.Millisecond
 	for b.Loop() {
 		b.StopTimer()
 		createGomoku(ann, base, "Ann")
