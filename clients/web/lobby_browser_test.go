@@ -1,10 +1,12 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -96,5 +98,30 @@ func TestI18n(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		p.Fail("i18n\n got %v\nwant %v", got, want)
+	}
+}
+
+// TestFollowsBrowserLanguage: with nothing remembered, a browser whose
+// languages start with Chinese gets Chinese, and an English one English.
+func TestFollowsBrowserLanguage(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	for _, tc := range []struct{ accept, title string }{
+		{"zh-CN,zh;q=0.9,en;q=0.8", "茶馆"},
+		{"en-GB,en;q=0.9", "Chaguan"},
+		{"fr-FR,zh-TW;q=0.8", "茶馆"},
+	} {
+		t.Run(tc.accept, func(t *testing.T) {
+			p := b.NewPage("visitor")
+			p.t = t // fail the subtest, from its own goroutine
+			p.Do("emulate "+tc.accept, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
+					UserAgent: "Mozilla/5.0 Chaguan test", AcceptLanguage: tc.accept,
+				})
+				return err
+			}))
+			p.Open(base + "/")
+			p.WaitText(".hero h1", tc.title)
+		})
 	}
 }
