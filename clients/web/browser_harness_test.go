@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/chaguan/chaguan/server/servertest"
@@ -96,18 +97,55 @@ type Page struct {
 	// Poll is how often WaitJS checks its condition (default 50 ms;
 	// benchmarks lower it so the wait does not dominate the figure).
 	Poll time.Duration
+
+	mu       sync.Mutex
+	jsErrors []string // uncaught exceptions and promise rejections seen
+}
+
+// listen records the page's uncaught JavaScript exceptions.
+func (p *Page) listen(ev any) {
+	var d *runtime.ExceptionDetails
+	switch e := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		d = e.ExceptionDetails
+	case runtime.EventExceptionThrown:
+		d = e.ExceptionDetails
+	}
+	if d == nil {
+		return
+	}
+	msg := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		msg += " " + d.Exception.Description
+	}
+	p.mu.Lock()
+	p.jsErrors = append(p.jsErrors, msg)
+	p.mu.Unlock()
+}
+
+// NoJSErrors fails the test if the page threw an uncaught exception or left
+// a promise rejection unhandled.
+func (p *Page) NoJSErrors() {
+	p.t.Helper()
+	p.mu.Lock()
+	errs := append([]string(nil), p.jsErrors...)
+	p.mu.Unlock()
+	if len(errs) > 0 {
+		p.Fail("uncaught JavaScript errors:\n%s", strings.Join(errs, "\n"))
+	}
 }
 
 // NewPage opens a fresh browser context named name (used in failure
 // messages and screenshot file names).
 func (b *Browser) NewPage(name string) *Page {
 	b.t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	p := &Page{b: b, t: b.t, name: name, Poll: 50 * time.Millisecond}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(p.listen))
 	b.t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		b.t.Fatalf("%s: open a browser context: %v", name, err)
 	}
-	p := &Page{b: b, t: b.t, name: name, ctx: ctx, Poll: 50 * time.Millisecond}
+	p.ctx = ctx
 	b.mu.Lock()
 	b.pages = append(b.pages, p)
 	b.mu.Unlock()

@@ -131,6 +131,9 @@ func TestGomokuInBrowser(t *testing.T) {
 	bob.WaitText(".gomoku-status", "Black to move")
 	ann.WaitText(".gomoku-status", "Your turn (Black)")
 	sam.WaitJS("the spectator is offered the next match", `!!document.querySelector('[data-action="join-next"]')`)
+	for _, p := range []*Page{ann, bob, sam} {
+		p.NoJSErrors()
+	}
 }
 
 // TestGomokuBotFromRoom: a seated player fills the empty seat with a bot
@@ -154,6 +157,7 @@ func TestGomokuBotFromRoom(t *testing.T) {
 	ann.Do("focus the board", chromedp.Focus(chromedp.CSS("canvas[data-board=gomoku]")),
 		chromedp.KeyEvent(strings.Repeat(kb.ArrowUp, 15)), chromedp.KeyEvent(kb.Enter))
 	ann.WaitJS("a stone placed from the keyboard", fmt.Sprintf(`window.__chaguan.state.G.board[0][%d] === "B"`, x))
+	ann.NoJSErrors()
 }
 
 // BenchmarkRoomOpen measures opening an invite link until the board shows

@@ -67,6 +67,8 @@ func TestUndoAndErrorToasts(t *testing.T) {
 		p.WaitJS("the moves taken back", movesIs(0))
 	}
 	ann.WaitText(".gomoku-status", "Your turn (Black)")
+	ann.NoJSErrors()
+	bob.NoJSErrors()
 }
 
 // TestLobbyJoin: a waiting match appears in another person's lobby, and
@@ -114,6 +116,7 @@ func TestReconnect(t *testing.T) {
 	place(bob, 1, 8, 8)
 	place(ann, 2, 6, 6)
 	bob.WaitJS("Ann's move after reconnecting", movesIs(3))
+	ann.NoJSErrors()
 }
 
 // TestAutoplay: the seated player's autoplay switch lets the server's bot
@@ -173,6 +176,7 @@ func TestLeave(t *testing.T) {
 	ann.WaitText(`.seat[data-seat="1"]`, "bot")
 	place(ann, 0, 7, 7)
 	bob.WaitJS("the bot answers in Bob's place", movesIs(2))
+	bob.NoJSErrors()
 }
 
 // TestChat: lines reach everyone with the sender's name, a spectator's
