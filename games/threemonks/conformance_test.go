@@ -11,7 +11,7 @@ func TestConformance(t *testing.T) {
 	for _, level := range []string{"easy", "normal"} {
 		t.Run(level, func(t *testing.T) {
 			games := 10
-			if testing.Short() {
+			if testing.Short() || raceEnabled {
 				games = 3
 			}
 			gametest.Run(t, threemonks.Game, gametest.Options{

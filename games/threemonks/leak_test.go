@@ -18,7 +18,7 @@ import (
 // view's bytes do not change when another seat's hidden choice changes.
 func TestNoLeak(t *testing.T) {
 	total := 40
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		total = 8
 	}
 	for g := 0; g < total; g++ {

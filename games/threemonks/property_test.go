@@ -9,14 +9,18 @@ import (
 	"github.com/chaguan/chaguan/games/threemonks"
 )
 
-// TestPropertyConservation plays 10,000 bot games (100 under -short) with 3-8
-// monks and mixed bot levels. After every move the water in play (monks,
-// items, centre) equals the starting water plus what was taken from the
-// supply, nothing is negative, and every game ends by a win or the cap.
+// TestPropertyConservation plays 10,000 bot games (500 under -race, 100
+// under -short) with 3-8 monks and mixed bot levels. After every move the
+// water in play (monks, items, centre) equals the starting water plus what
+// was taken from the supply, nothing is negative, and every game ends by a
+// win or the cap.
 func TestPropertyConservation(t *testing.T) {
 	total := 10000
-	if testing.Short() {
+	switch {
+	case testing.Short():
 		total = 100
+	case raceEnabled:
+		total = 500
 	}
 	const workers = 2
 	var wg sync.WaitGroup
