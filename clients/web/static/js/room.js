@@ -116,8 +116,20 @@ export function mountRoom(el, game, matchID) {
     ? r.conn.move(name, args)
     : Promise.reject({ code: "disconnected", message: t("conn.disconnected") })));
 
-  const onState = (s) => {
+  // The server names bots "Bot (level)" in English; show them in the
+  // reader's language. Other names are people's own and stay as they are.
+  const localize = (s) => ({
+    ...s,
+    players: (s.players || []).map((p) => {
+      const m = p.isBot && /^Bot \((\w+)\)$/.exec(p.name || "");
+      return m ? { ...p, name: t("bot.name", { level: t("bot." + m[1]) }) } : p;
+    }),
+  });
+
+  const onState = (raw) => {
     if (!r.alive) return;
+    r.raw = raw;
+    const s = localize(raw);
     r.state = s;
     // A read-only window for tests and curious people; drop() closes the
     // socket as a network failure would, to exercise the reconnect path.
@@ -283,6 +295,10 @@ export function mountRoom(el, game, matchID) {
 
   // --- start -----------------------------------------------------------
   const offLang = onLangChange(() => {
+    if (r.raw) {
+      r.state = localize(r.raw);
+      host.update(r.state);
+    }
     drawAll();
     host.lang(lang());
   });
