@@ -36,6 +36,8 @@ type config struct {
 	grace    time.Duration
 	botDelay time.Duration
 	ttl      time.Duration
+	wsRate   float64
+	wsBurst  int
 }
 
 func envOr(key, def string) string {
@@ -62,6 +64,8 @@ func main() {
 	flag.DurationVar(&c.grace, "grace", 60*time.Second, "default time a disconnected player keeps their turn before the bot covers")
 	flag.DurationVar(&c.botDelay, "bot-delay", 300*time.Millisecond, "default pause before a bot moves")
 	flag.DurationVar(&c.ttl, "ttl", rooms.DefaultTTL, "how long a match is kept after its last change")
+	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
+	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
 	flag.Parse()
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "chaguan:", err)
@@ -102,6 +106,7 @@ func run(c config) error {
 	h := server.New(server.Config{
 		Rooms: mgr, Assets: web.Assets(), AllowedOrigins: origins, Logger: log,
 		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof,
+		WS: server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst},
 	})
 	srv := &http.Server{Addr: c.addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
