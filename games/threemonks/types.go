@@ -5,7 +5,7 @@
 // holder. The first monk to hold 10 water wins.
 //
 // The rules follow seed 002 as settled by shared/DECISIONS.md; the choices
-// neither settles are listed in docs/decisions-threemonks.md. The rules are
+// neither settles are listed in docs/decisions.md (section "Three Monks"). The rules are
 // pure: no I/O, no clock, randomness only in Setup.
 package threemonks
 
