@@ -30,31 +30,52 @@ const maxStrikes = 200
 
 var writePool sync.Pool // shared write buffers: idle connections hold none
 
-// conn is one WebSocket. The reader goroutine (websocket) owns reads, the
-// writer goroutine owns writes, pings and the close frame, per gorilla's
-// one-reader/one-writer rule. It is the rooms.Sink of its viewer.
+// conn is one WebSocket. One goroutine reads it; writes, the close frame
+// included, come from one writer goroutine at a time, which runs only while
+// frames are queued (gorilla's one-reader/one-writer rule; pings come from
+// the server-wide sweep, which gorilla allows concurrently). An idle
+// connection thus holds one goroutine and no queue. It is the rooms.Sink
+// of its viewer.
 type conn struct {
-	s         *Server
-	ws        *websocket.Conn
-	send      chan []byte
-	quit      chan struct{} // closed to stop the writer
-	done      chan struct{} // closed when the writer has exited
-	closeOnce sync.Once
-	closeCode int // written before quit is closed
+	s    *Server
+	ws   *websocket.Conn
+	done chan struct{} // closed when the final writer has closed the socket
+
+	mu        sync.Mutex
+	queue     [][]byte // frames waiting for the writer; nil while idle
+	writing   bool     // a writer goroutine is running
+	closing   bool     // Close was called: the writer ends with a close frame
+	closeCode int
 }
 
-// Send implements rooms.Sink: it never blocks.
+// Send implements rooms.Sink: it never blocks. It returns false when the
+// queue is full (the room then drops the viewer as too slow).
 func (c *conn) Send(b []byte) bool {
-	select {
-	case <-c.quit:
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
 		return true // closing: drop silently
-	default:
 	}
-	select {
-	case c.send <- b:
-		return true
-	default:
+	if len(c.queue) >= c.s.cfg.WS.SendBuffer {
 		return false
+	}
+	c.queue = append(c.queue, b)
+	c.startWriter()
+	return true
+}
+
+// queued is the number of frames waiting.
+func (c *conn) queued() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queue)
+}
+
+// startWriter starts a writer unless one runs; c.mu must be held.
+func (c *conn) startWriter() {
+	if !c.writing {
+		c.writing = true
+		go c.writer()
 	}
 }
 
@@ -63,11 +84,56 @@ func (c *conn) Close() { c.closeWith(websocket.CloseNormalClosure) }
 
 func (c *conn) goingAway() { c.closeWith(websocket.CloseGoingAway) }
 
+// closeWith asks the writer to flush the queue, send a close frame with
+// code and close the socket. Only the first call counts.
 func (c *conn) closeWith(code int) {
-	c.closeOnce.Do(func() {
-		c.closeCode = code
-		close(c.quit)
-	})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return
+	}
+	c.closing, c.closeCode = true, code
+	c.startWriter()
+}
+
+// writer writes queued frames until the queue is empty, then exits; after
+// Close it also says goodbye and closes the socket.
+func (c *conn) writer() {
+	wait := c.s.cfg.WS
+	failed := false
+	for {
+		c.mu.Lock()
+		if len(c.queue) == 0 || failed {
+			c.queue = nil
+			if !c.closing {
+				if failed {
+					// A broken socket: close it; the reader then ends.
+					c.closing, c.closeCode = true, websocket.CloseAbnormalClosure
+				} else {
+					c.writing = false
+					c.mu.Unlock()
+					return
+				}
+			}
+			code := c.closeCode
+			c.mu.Unlock()
+			if !failed {
+				msg := websocket.FormatCloseMessage(code, "")
+				_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(wait.WriteWait))
+			}
+			_ = c.ws.Close()
+			close(c.done)
+			return // c.writing stays true: no writer ever starts again
+		}
+		b := c.queue[0]
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+		c.mu.Unlock()
+		_ = c.ws.SetWriteDeadline(time.Now().Add(wait.WriteWait))
+		if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
+			failed = true
+		}
+	}
 }
 
 func (s *Server) websocket(c echo.Context) error {
@@ -90,52 +156,16 @@ func (s *Server) websocket(c echo.Context) error {
 	if err != nil {
 		return nil // the upgrader has answered; never touch the response again
 	}
-	cn := &conn{s: s, ws: ws, send: make(chan []byte, s.cfg.WS.SendBuffer), quit: make(chan struct{}), done: make(chan struct{})}
+	cn := &conn{s: s, ws: ws, done: make(chan struct{})}
 	s.mu.Lock()
 	s.conns[cn] = struct{}{}
 	s.mu.Unlock()
 	s.metrics.conns.Inc()
-	// Both loops get goroutines of their own and the handler returns, so
+	// The reader gets a goroutine of its own and the handler returns, so
 	// net/http's per-request buffers are freed while the socket lives on.
 	name, id := c.Param("name"), c.Param("id")
-	go cn.writer()
 	go cn.reader(name, id)
 	return nil
-}
-
-func (c *conn) writer() {
-	wait := c.s.cfg.WS
-	defer func() {
-		_ = c.ws.Close()
-		close(c.done)
-	}()
-	for {
-		select {
-		case b := <-c.send:
-			_ = c.ws.SetWriteDeadline(time.Now().Add(wait.WriteWait))
-			if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
-				c.Close()
-				return
-			}
-		case <-c.quit:
-			// Flush what is queued, then say goodbye.
-			for {
-				select {
-				case b := <-c.send:
-					_ = c.ws.SetWriteDeadline(time.Now().Add(wait.WriteWait))
-					if c.ws.WriteMessage(websocket.TextMessage, b) != nil {
-						return
-					}
-					continue
-				default:
-				}
-				break
-			}
-			msg := websocket.FormatCloseMessage(c.closeCode, "")
-			_ = c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(wait.WriteWait))
-			return
-		}
-	}
 }
 
 func (c *conn) sendError(code, message string, ref *int64) {
@@ -143,7 +173,7 @@ func (c *conn) sendError(code, message string, ref *int64) {
 	b, _ := json.Marshal(protocol.Error{Type: protocol.TypeError, Code: code, Message: message, Ref: ref})
 	// Refusals use at most a quarter of the queue, so a flood of them never
 	// crowds out state messages (which would drop the connection as slow).
-	if len(c.send) < cap(c.send)/4 {
+	if c.queued() < c.s.cfg.WS.SendBuffer/4 {
 		c.Send(b)
 	}
 }
@@ -182,32 +212,56 @@ func (c *conn) read() ([]byte, error) {
 	}
 }
 
+// reader waits for the hello, then hands the connection to serve on a
+// fresh goroutine and exits: the hello's deep call chain (JSON decoding,
+// joining the room) grows this goroutine's stack, and an idle connection
+// should not keep that stack for its whole life.
 func (c *conn) reader(game, matchID string) {
-	s := c.s
+	handedOver := false
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("panic in websocket reader", "match", matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			c.s.log.Error("panic in websocket reader", "match", matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
-		c.Close()
-		<-c.done
-		s.mu.Lock()
-		delete(s.conns, c)
-		s.mu.Unlock()
-		s.metrics.conns.Dec()
+		if !handedOver {
+			c.finish()
+		}
 	}()
 	c.ws.SetReadLimit(hardReadLimit)
-	wait := s.cfg.WS
+	wait := c.s.cfg.WS
 	_ = c.ws.SetReadDeadline(time.Now().Add(wait.HelloWait))
 	limiter := rate.NewLimiter(rate.Limit(wait.Rate), wait.Burst)
 	viewer := c.hello(game, matchID, limiter)
 	if viewer == nil {
 		return
 	}
-	defer viewer.Close()
 	c.ws.SetPongHandler(func(string) error {
 		return c.ws.SetReadDeadline(time.Now().Add(wait.PongWait))
 	})
 	_ = c.ws.SetReadDeadline(time.Now().Add(wait.PongWait))
+	handedOver = true
+	go c.serve(viewer, limiter, matchID)
+}
+
+// finish closes the connection, waits for its writer and forgets it.
+func (c *conn) finish() {
+	c.Close()
+	<-c.done
+	c.s.mu.Lock()
+	delete(c.s.conns, c)
+	c.s.mu.Unlock()
+	c.s.metrics.conns.Dec()
+}
+
+// serve reads the connection's messages after the hello until it ends.
+func (c *conn) serve(viewer *rooms.Viewer, limiter *rate.Limiter, matchID string) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.s.log.Error("panic in websocket reader", "match", matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+		viewer.Close()
+		c.finish()
+	}()
+	wait := c.s.cfg.WS
 	strikes := 0
 	for {
 		b, err := c.read()
