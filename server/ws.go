@@ -144,7 +144,7 @@ func (s *Server) websocket(c echo.Context) error {
 		return s.fail(c, &rooms.Error{Code: protocol.CodeUnavailable, Message: "the server is shutting down"})
 	}
 	up := websocket.Upgrader{
-		ReadBufferSize: 1024, WriteBufferSize: 1024, WriteBufferPool: &writePool,
+		ReadBufferSize: 512, WriteBufferSize: 1024, WriteBufferPool: &writePool,
 		CheckOrigin: s.checkOrigin,
 		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
 			w.Header().Set("Content-Type", "application/json")
