@@ -12,8 +12,10 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 )
 
-// maxLog is how many public log entries a record keeps.
-const maxLog = 50
+// maxLog is how many public log entries a record keeps and a state
+// message carries: the newest, enough for a client's move list. Every move
+// stores the record, so a longer log costs encoding on every move.
+const maxLog = 20
 
 // newCredentials returns 128 random bits as hex, and their hash.
 func newCredentials() (creds, hash string) {

@@ -10,9 +10,6 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 )
 
-// wireLog is how many log entries a state message carries.
-const wireLog = 20
-
 func (r *room) onMove(c cmdMove) {
 	v := c.v
 	if _, ok := r.viewers[v]; !ok {
@@ -151,9 +148,6 @@ type frame struct {
 
 func (r *room) frame() *frame {
 	log := r.rec.Log
-	if len(log) > wireLog {
-		log = log[len(log)-wireLog:]
-	}
 	if log == nil {
 		log = []protocol.LogEntry{}
 	}
