@@ -2,16 +2,11 @@ package gomoku
 
 import (
 	"bytes"
-	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gametest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestGoldenViews pins the view's JSON, for both seats and a spectator
 // (gomoku hides nothing, so all three must match the one file).
@@ -29,24 +24,7 @@ func TestGoldenViews(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join("testdata", "view_"+tc.name+".json")
-			got, err := json.MarshalIndent(tc.st.View(games.Spectator), "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("view differs from %s (run with -update to rewrite):\n%s", path, got)
-			}
+			gametest.Golden(t, "view_"+tc.name+".json", tc.st.View(games.Spectator))
 			for seat := 0; seat < 2; seat++ {
 				if b := mustJSON(t, tc.st.View(seat)); !bytes.Equal(b, mustJSON(t, tc.st.View(games.Spectator))) {
 					t.Fatalf("seat %d sees a different view:\n%s", seat, b)

@@ -1,18 +1,12 @@
 package gongzhu
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gametest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden views in testdata/")
 
 // TestGoldenViews pins the JSON of every seat's and the spectator's view at a
 // fixed position (seed 5, easy bots, a round and five cards in) for 3 and
@@ -41,28 +35,7 @@ func TestGoldenViews(t *testing.T) {
 				name = fmt.Sprintf("seats%d_spectator.json", n)
 			}
 			t.Run(name, func(t *testing.T) {
-				got, err := json.MarshalIndent(r.View(s, viewer), "", "  ")
-				if err != nil {
-					t.Fatal(err)
-				}
-				got = append(got, '\n')
-				path := filepath.Join("testdata", name)
-				if *update {
-					if err := os.MkdirAll("testdata", 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("view differs from %s (seed 5; -update rewrites it):\n%s", path, got)
-				}
+				gametest.Golden(t, name, r.View(s, viewer))
 			})
 		}
 	}

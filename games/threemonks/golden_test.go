@@ -1,18 +1,12 @@
 package threemonks
 
 import (
-	"bytes"
-	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gametest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden views in testdata/")
 
 // TestGoldenViews pins the JSON of every seat's and the spectator's view at
 // two moments of a fixed game: mid-choice (one card hidden) and at a pending
@@ -35,27 +29,7 @@ func TestGoldenViews(t *testing.T) {
 				name = moment.name + "-spectator.json"
 			}
 			t.Run(name, func(t *testing.T) {
-				got, err := json.MarshalIndent(Rules{}.View(moment.s, viewer), "", "  ")
-				if err != nil {
-					t.Fatal(err)
-				}
-				path := filepath.Join("testdata", name)
-				if *update {
-					if err := os.MkdirAll("testdata", 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to create it)", err)
-				}
-				if !bytes.Equal(bytes.TrimSpace(want), got) {
-					t.Fatalf("view differs from %s:\n%s", path, got)
-				}
+				gametest.Golden(t, name, Rules{}.View(moment.s, viewer))
 			})
 		}
 	}
