@@ -63,3 +63,38 @@ func BenchmarkFrameEncode(b *testing.B) {
 		f.encode(-1, nil)
 	}
 }
+
+// TestFrameCacheFollowsChanges: across a move (StateID and Seq bump) and a
+// presence change (StateID only), the cached players and log always match
+// a fresh encoding.
+func TestFrameCacheFollowsChanges(t *testing.T) {
+	st, _ := gomoku.Game.Setup(2, nil, 1)
+	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, StateID: 4, Seq: 1,
+		Seats: []Seat{{Name: "Ann", CredHash: "h"}, {Name: "Bob", CredHash: "k"}}}
+	r := &room{id: rec.ID, rec: rec, st: st}
+	check := func(step string) {
+		t.Helper()
+		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.Seq,
+			G: mustMarshal(r.st.View(0)), Ctx: r.rec.wireCtx(r.st.Status()), Players: r.rec.players(),
+			Log: append([]protocol.LogEntry{}, r.rec.Log...), You: "0"})
+		if got := r.frame().encode(0, nil); !bytes.Equal(got, want) {
+			t.Fatalf("%s:\n got %s\nwant %s", step, got, want)
+		}
+	}
+	check("start")
+	// A move: both counters bump, the log grows, the seats stay.
+	next, _ := st.Apply(0, "place", games.Args(7, 7))
+	nr := *r.rec
+	nr.Seats = append([]Seat(nil), r.rec.Seats...)
+	nr.Log = append([]protocol.LogEntry(nil), r.rec.Log...)
+	nr.appendLog(protocol.LogEntry{Turn: 1, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)})
+	nr.StateID, nr.Seq = nr.StateID+1, nr.Seq+1
+	r.rec, r.st = &nr, next
+	check("after a move")
+	// Presence: only StateID bumps; a seat is now connected.
+	pr := r.rec.clone()
+	pr.Seats[1].Connected = 1
+	pr.StateID++
+	r.rec = pr
+	check("after presence")
+}

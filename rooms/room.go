@@ -25,6 +25,7 @@ type room struct {
 	st       games.State
 	changed  int64 // Unix ms when the current state was adopted
 	viewers  map[*Viewer]struct{}
+	wire     wireCache   // encoded players and log, reused between changes
 	presence map[int]int // live local connections per seat
 
 	events    <-chan Event

@@ -147,10 +147,6 @@ type frame struct {
 }
 
 func (r *room) frame() *frame {
-	log := r.rec.Log
-	if log == nil {
-		log = []protocol.LogEntry{}
-	}
 	f := &frame{r: r, views: map[int][]byte{}}
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)
@@ -159,11 +155,39 @@ func (r *room) frame() *frame {
 	f.tail = append(f.tail, `,"ctx":`...)
 	f.tail = append(f.tail, mustMarshal(r.rec.wireCtx(r.st.Status()))...)
 	f.tail = append(f.tail, `,"players":`...)
-	f.tail = append(f.tail, mustMarshal(r.rec.players())...)
+	f.tail = append(f.tail, r.wire.players(r.rec)...)
 	f.tail = append(f.tail, `,"log":`...)
-	f.tail = append(f.tail, mustMarshal(log)...)
+	f.tail = append(f.tail, r.wire.log(r.rec)...)
 	f.tail = append(f.tail, `,"you":`...)
 	return f
+}
+
+// wireCache keeps the encoded players list and log between changes: most
+// changes are moves, which touch neither the seats nor (but for one entry)
+// the log. Moves bump both StateID and Seq, every other write bumps only
+// StateID, so StateID-Seq changes exactly when the seats may have, and Seq
+// exactly when the log has.
+type wireCache struct {
+	seatsKey, logKey   int64
+	playersJSON, logJS []byte
+}
+
+func (c *wireCache) players(rec *Record) []byte {
+	if key := rec.StateID - rec.Seq; c.playersJSON == nil || key != c.seatsKey {
+		c.seatsKey, c.playersJSON = key, mustMarshal(rec.players())
+	}
+	return c.playersJSON
+}
+
+func (c *wireCache) log(rec *Record) []byte {
+	if c.logJS == nil || rec.Seq != c.logKey {
+		log := rec.Log
+		if log == nil {
+			log = []protocol.LogEntry{}
+		}
+		c.logKey, c.logJS = rec.Seq, mustMarshal(log)
+	}
+	return c.logJS
 }
 
 func (f *frame) encode(seat int, ack *int64) []byte {
