@@ -1,9 +1,11 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -312,4 +314,23 @@ func startServer(t testing.TB) string {
 // evalVoid runs JavaScript for its effects.
 func evalVoid(js string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](js)
+}
+
+// createMatch creates a match over HTTP with the given create body and
+// returns its ID.
+func createMatch(t *testing.T, base, game string, body map[string]any) string {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	resp, err := http.Post(base+"/games/"+game+"/create", "application/json", bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		MatchID string `json:"matchID"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || out.MatchID == "" {
+		t.Fatalf("create %s: status %d, %v", game, resp.StatusCode, err)
+	}
+	return out.MatchID
 }

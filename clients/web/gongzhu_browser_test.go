@@ -1,11 +1,8 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,19 +32,7 @@ func createGongzhu(t *testing.T, base string, n int) string {
 	for i := 1; i < n; i++ {
 		bots[strconv.Itoa(i)] = gongzhu.LevelNormal
 	}
-	body, _ := json.Marshal(map[string]any{"numPlayers": n, "bots": bots})
-	resp, err := http.Post(base+"/games/gongzhu/create", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		MatchID string `json:"matchID"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || out.MatchID == "" {
-		t.Fatalf("create: status %d, %v", resp.StatusCode, err)
-	}
-	return out.MatchID
+	return createMatch(t, base, "gongzhu", map[string]any{"numPlayers": n, "bots": bots})
 }
 
 // sitGongzhu opens the room on p and takes seat 0 as name.

@@ -1,10 +1,7 @@
 package web_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -34,19 +31,7 @@ const tmNext = `(() => {
 // seat 1 and an easy bot in seat 2, and returns its ID.
 func createThreeMonks(t *testing.T, base string) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{"numPlayers": 3, "bots": map[string]string{"1": "normal", "2": "easy"}})
-	resp, err := http.Post(base+"/games/threemonks/create", "application/json", bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		MatchID string `json:"matchID"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || out.MatchID == "" {
-		t.Fatalf("create: status %d, %v", resp.StatusCode, err)
-	}
-	return out.MatchID
+	return createMatch(t, base, "threemonks", map[string]any{"numPlayers": 3, "bots": map[string]string{"1": "normal", "2": "easy"}})
 }
 
 // TestThreeMonksInBrowser: a person and two bots play a whole 3-seat game
