@@ -24,6 +24,11 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 // Unwrap gives errors.Is access to the cause (games.ErrInvalidMove, …).
 func (e *Error) Unwrap() error { return e.cause }
 
+// Frame encodes e as the wire error message; ref echoes the move's id.
+func (e *Error) Frame(ref *int64) []byte {
+	return mustMarshal(protocol.Error{Type: protocol.TypeError, Code: e.Code, Message: e.Message, MessageZh: e.MessageZh, Ref: ref})
+}
+
 func newError(code, format string, a ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, a...)}
 }

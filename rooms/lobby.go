@@ -89,10 +89,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams) (*Record, e
 	}
 	st, err := g.Setup(p.NumPlayers, p.SetupData, opts.Seed)
 	if err != nil {
-		if errors.Is(err, games.ErrBadSetup) {
-			return nil, newError(protocol.CodeBadRequest, "%s", err.Error())
-		}
-		return nil, AsError(err)
+		return nil, AsError(err) // ErrBadSetup becomes bad_request there
 	}
 	state, err := st.MarshalJSON()
 	if err != nil {

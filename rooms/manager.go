@@ -138,10 +138,5 @@ func (m *Manager) post(id string, g games.Game, cmd command) error {
 	if !ok {
 		r = m.startRoom(id, g)
 	}
-	select {
-	case r.inbox <- cmd:
-		return nil
-	default:
-		return newError(protocol.CodeRateLimited, "the room is busy; slow down")
-	}
+	return r.offer(cmd)
 }

@@ -113,9 +113,8 @@ func (r *room) load() error {
 // fail answers every queued command with err and removes the room.
 func (r *room) fail(err error) {
 	r.m.mu.Lock()
-	delete(r.m.rooms, r.id)
+	r.unregisterLocked()
 	r.m.mu.Unlock()
-	close(r.done)
 	for {
 		select {
 		case cmd := <-r.inbox:
@@ -135,16 +134,31 @@ func (r *room) tryExit() bool {
 	if len(r.inbox) > 0 {
 		return false
 	}
+	r.unregisterLocked()
+	return true
+}
+
+// unregisterLocked removes the room from the manager and marks it done, so
+// new commands start a fresh room; r.m.mu must be held.
+func (r *room) unregisterLocked() {
 	delete(r.m.rooms, r.id)
 	close(r.done)
-	return true
+}
+
+// offer queues cmd without blocking: a full inbox is an error to the caller.
+func (r *room) offer(cmd command) error {
+	select {
+	case r.inbox <- cmd:
+		return nil
+	default:
+		return newError(protocol.CodeRateLimited, "the room is busy; slow down")
+	}
 }
 
 func (r *room) exit() {
 	r.m.mu.Lock()
-	delete(r.m.rooms, r.id)
+	r.unregisterLocked()
 	r.m.mu.Unlock()
-	close(r.done)
 	for v := range r.viewers {
 		v.sink.Close()
 	}

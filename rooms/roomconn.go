@@ -183,8 +183,7 @@ func (r *room) send(v *Viewer, b []byte) {
 
 func (r *room) sendError(v *Viewer, e *Error, ref *int64) {
 	r.m.cfg.Metrics.MoveRefused(e.Code)
-	msg := protocol.Error{Type: protocol.TypeError, Code: e.Code, Message: e.Message, MessageZh: e.MessageZh, Ref: ref}
-	r.send(v, mustMarshal(msg))
+	r.send(v, e.Frame(ref))
 }
 
 func mustMarshal(v any) []byte {

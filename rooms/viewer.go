@@ -66,14 +66,7 @@ func (m *Manager) Connect(ctx context.Context, gameName, id string, h Hello, sin
 	}
 }
 
-func (v *Viewer) post(cmd command) error {
-	select {
-	case v.r.inbox <- cmd:
-		return nil
-	default:
-		return newError(protocol.CodeRateLimited, "the room is busy; slow down")
-	}
-}
+func (v *Viewer) post(cmd command) error { return v.r.offer(cmd) }
 
 // Move asks to play a move; id is the client's counter (echoed as ack or
 // ref), stateID the optional state the client saw.

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -170,19 +169,17 @@ func (s *Server) websocket(c echo.Context) error {
 
 func (c *conn) sendError(code, message string, ref *int64) {
 	c.s.metrics.MoveRefused(code)
-	b, _ := json.Marshal(protocol.Error{Type: protocol.TypeError, Code: code, Message: message, Ref: ref})
 	// Refusals use at most a quarter of the queue, so a flood of them never
 	// crowds out state messages (which would drop the connection as slow).
 	if c.queued() < c.s.cfg.WS.SendBuffer/4 {
-		c.Send(b)
+		c.Send((&rooms.Error{Code: code, Message: message}).Frame(ref))
 	}
 }
 
 func (c *conn) sendRoomsError(err error, ref *int64) {
 	e := rooms.AsError(err)
 	c.s.metrics.MoveRefused(e.Code)
-	b, _ := json.Marshal(protocol.Error{Type: protocol.TypeError, Code: e.Code, Message: e.Message, MessageZh: e.MessageZh, Ref: ref})
-	c.Send(b)
+	c.Send(e.Frame(ref))
 }
 
 // read returns the next text frame, or nil and a non-nil error when the
@@ -339,12 +336,10 @@ func (c *conn) hello(game, matchID string, limiter *rate.Limiter) *rooms.Viewer 
 		if err == nil {
 			return v
 		}
-		var re *rooms.Error
-		if errors.As(err, &re) && re.Code == protocol.CodeNotFound {
-			c.sendRoomsError(err, nil)
-			return nil
-		}
 		c.sendRoomsError(err, nil)
+		if rooms.AsError(err).Code == protocol.CodeNotFound {
+			return nil // no such match: nothing to retry
+		}
 	}
 }
 
