@@ -37,6 +37,10 @@ type Options struct {
 	// Buffer is the capacity of each subscriber's channel; default 64. A
 	// subscriber whose channel is full misses events.
 	Buffer int
+	// Pipelines is how many pipelines of Updates may wait for Redis at
+	// once; default 4. Updates issued while all of them wait leave
+	// together in the next one.
+	Pipelines int
 }
 
 // Store is a Redis rooms.Store. All methods are safe for concurrent use.
@@ -47,6 +51,7 @@ type Store struct {
 	prefix string
 	now    func() time.Time
 	hub    *hub
+	batch  *batcher
 
 	closeOnce sync.Once
 }
@@ -70,6 +75,9 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	}
 	if o.Buffer <= 0 {
 		o.Buffer = 64
+	}
+	if o.Pipelines <= 0 {
+		o.Pipelines = 4
 	}
 	s := &Store{c: o.Client, ttl: o.TTL, prefix: o.Prefix, now: o.Now}
 	where := "the given client"
@@ -97,6 +105,7 @@ func New(ctx context.Context, o Options) (*Store, error) {
 		}
 	}
 	s.hub = newHub(s.c, o.Buffer)
+	s.batch = newBatcher(s.c, o.Pipelines)
 	return s, nil
 }
 
@@ -145,6 +154,7 @@ func (s *Store) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
 		s.hub.close()
+		s.batch.close()
 		err = s.closeClient()
 	})
 	return err

@@ -1,0 +1,139 @@
+package redisstore
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// maxBatch caps how many commands one pipeline carries.
+const maxBatch = 256
+
+// batchTimeout bounds one pipeline's round trip when no caller's context
+// sets a shorter one; go-redis's read and write timeouts apply as well.
+const batchTimeout = 10 * time.Second
+
+// batcher sends the commands that many goroutines issue at the same time
+// together, in one pipeline: each command is still exactly one round trip
+// for its caller, but under load the commands of many matches share one
+// write and one read on each side, which is most of what a small command
+// costs Redis and the server. A few workers take turns, so an idle store
+// adds no wait: a command sent while a worker is free goes out at once, and
+// the commands queued while every worker waits for Redis leave together
+// with the next free worker.
+type batcher struct {
+	c     redis.UniversalClient
+	queue chan *call
+	quit  chan struct{}
+	wg    sync.WaitGroup
+	once  sync.Once
+}
+
+// call is one command waiting for its pipeline.
+type call struct {
+	ctx  context.Context
+	cmd  redis.Cmder
+	done chan struct{}
+}
+
+var callPool = sync.Pool{New: func() any { return &call{done: make(chan struct{}, 1)} }}
+
+func newBatcher(c redis.UniversalClient, workers int) *batcher {
+	b := &batcher{c: c, queue: make(chan *call, maxBatch), quit: make(chan struct{})}
+	for range workers {
+		b.wg.Add(1)
+		go b.work()
+	}
+	return b
+}
+
+// do sends cmd in the next pipeline and waits for its reply, or for ctx to
+// end (then the command may still run: the caller cannot know).
+func (b *batcher) do(ctx context.Context, cmd redis.Cmder) error {
+	c := callPool.Get().(*call)
+	c.ctx, c.cmd = ctx, cmd
+	select {
+	case b.queue <- c:
+	case <-ctx.Done():
+		c.ctx, c.cmd = nil, nil
+		callPool.Put(c)
+		return ctx.Err()
+	case <-b.quit:
+		c.ctx, c.cmd = nil, nil
+		callPool.Put(c)
+		return errClosed
+	}
+	select {
+	case <-c.done:
+		c.ctx, c.cmd = nil, nil
+		callPool.Put(c) // the worker is done with it
+		return cmd.Err()
+	case <-ctx.Done():
+		// A worker may still hold c and signal done: leave c to the
+		// garbage collector rather than the pool.
+		return ctx.Err()
+	case <-b.quit:
+		return errClosed
+	}
+}
+
+func (b *batcher) work() {
+	defer b.wg.Done()
+	batch := make([]*call, 0, maxBatch)
+	cmds := make([]redis.Cmder, 0, maxBatch)
+	for {
+		select {
+		case c := <-b.queue:
+			batch = append(batch[:0], c)
+		case <-b.quit:
+			return
+		}
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case c := <-b.queue:
+				batch = append(batch, c)
+			default:
+				break fill
+			}
+		}
+		b.exec(batch, cmds[:0])
+	}
+}
+
+// exec sends one batch: a single command as it is, more as a pipeline. The
+// pipeline's deadline is the earliest of its callers' (batchTimeout at
+// most), so no caller waits past its own.
+func (b *batcher) exec(batch []*call, cmds []redis.Cmder) {
+	deadline := time.Now().Add(batchTimeout)
+	for _, c := range batch {
+		if d, ok := c.ctx.Deadline(); ok && d.Before(deadline) {
+			deadline = d
+		}
+		cmds = append(cmds, c.cmd)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	if len(cmds) == 1 {
+		b.c.Process(ctx, cmds[0])
+	} else {
+		p := b.c.Pipeline()
+		for _, cmd := range cmds {
+			p.Process(ctx, cmd)
+		}
+		p.Exec(ctx) // each command carries its own error
+	}
+	cancel()
+	for _, c := range batch {
+		c.done <- struct{}{}
+	}
+	clear(cmds)
+}
+
+// close stops the workers once their current batch is answered; later
+// calls fail with errClosed.
+func (b *batcher) close() {
+	b.once.Do(func() { close(b.quit) })
+	b.wg.Wait()
+}
