@@ -72,7 +72,7 @@ type reply struct {
 // server shuts down), a refused hello a *MoveError (e.g. "unauthorized").
 // Dial waits at most 10 s for the first state, less if ctx ends sooner.
 func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials string) (*Conn, error) {
-	u, err := wsURL(baseURL, game, matchID)
+	u, err := WebSocketURL(baseURL, game, matchID)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +122,9 @@ func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials str
 	return c, nil
 }
 
-// wsURL turns http(s)://host/base into ws(s)://host/base/games/{g}/{id}/ws.
-func wsURL(baseURL, game, matchID string) (string, error) {
+// WebSocketURL turns http(s)://host/base into ws(s)://host/base/games/{g}/{id}/ws,
+// the address of match matchID's WebSocket.
+func WebSocketURL(baseURL, game, matchID string) (string, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil {
 		return "", fmt.Errorf("chaguan: base URL: %w", err)

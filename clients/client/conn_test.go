@@ -309,13 +309,13 @@ func TestWSURL(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := wsURL(tc.base, "gomoku", "m/1")
+			got, err := WebSocketURL(tc.base, "gomoku", "m/1")
 			if err != nil || got != tc.want {
-				t.Fatalf("wsURL(%q) = %q, %v; want %q", tc.base, got, err, tc.want)
+				t.Fatalf("WebSocketURL(%q) = %q, %v; want %q", tc.base, got, err, tc.want)
 			}
 		})
 	}
-	if _, err := wsURL("mailto:x", "g", "m"); err == nil {
+	if _, err := WebSocketURL("mailto:x", "g", "m"); err == nil {
 		t.Fatal("mailto scheme accepted")
 	}
 }

@@ -34,6 +34,9 @@ func TestParseFlags(t *testing.T) {
 		{name: "negative rate", args: []string{"-seat-rate", "-1"}, wantErr: "-seat-rate"},
 		{name: "rate without burst", args: []string{"-seat-rate", "5", "-seat-burst", "0"}, wantErr: "-seat-rate"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected"},
+		{name: "full client", args: []string{"-client", "full"}},
+		{name: "lean client", args: []string{"-client", "lean"}},
+		{name: "unknown client", args: []string{"-client", "fast"}, wantErr: "-client"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,7 +6,12 @@
 //
 // Two clients play each 15x15 match; each plays the first empty point of its
 // own view (row by row) as soon as it sees its turn, and when a match ends the
-// pair creates and joins a new one. -idle N also holds N idle spectator
+// pair creates and joins a new one. By default (-client lean) each seat is
+// one goroutine on a bare WebSocket that scans the state frames for the few
+// fields it needs instead of decoding them, so the load generator costs
+// less CPU per move than the server it measures; -client full plays through
+// clients/client (a reader and a writer goroutine per connection, every
+// state decoded) to compare. Both send the server the same messages. -idle N also holds N idle spectator
 // connections to one unstarted match and reports the server's memory per
 // connection from its /metrics. The run is bounded in matches, connections
 // and time, stops by itself and talks only to -url, which must be a loopback
@@ -54,7 +59,15 @@ type config struct {
 	SeatBurst int
 	// CPUProfile, if set, is where the load generator's own CPU profile goes.
 	CPUProfile string
+	// Client is how seats connect: clientLean or clientFull.
+	Client string
 }
+
+// The two ways a seat can connect (-client).
+const (
+	clientLean = "lean" // one goroutine per seat, frames scanned (lean.go)
+	clientFull = "full" // clients/client.Conn, frames decoded
+)
 
 func main() {
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
@@ -113,6 +126,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.Float64Var(&c.SeatRate, "seat-rate", 18, "moves per second per seat, 0 for no pacing (the server refuses over 20/s by default)")
 	fs.IntVar(&c.SeatBurst, "seat-burst", 15, "burst of the per-seat pacing")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
+	fs.StringVar(&c.Client, "client", clientLean, "how seats connect: lean (one goroutine per seat, frames scanned) or full (clients/client)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -137,6 +151,8 @@ func (c config) check() error {
 		return fmt.Errorf("-seat-rate %g -seat-burst %d: rate must be 0 or more, burst 1 or more", c.SeatRate, c.SeatBurst)
 	case c.SetupLimit < 1 || c.SetupLimit > 1000:
 		return fmt.Errorf("-setup-concurrency %d: must be 1-1000", c.SetupLimit)
+	case c.Client != clientLean && c.Client != clientFull:
+		return fmt.Errorf("-client %q: must be %s or %s", c.Client, clientLean, clientFull)
 	}
 	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -35,6 +35,17 @@ type pairing struct {
 	pending atomic.Int64
 }
 
+// match is one match set up and connected by one of the two clients.
+type match interface {
+	// play runs both seats until the game is over, ctx ends or a seat fails.
+	play(ctx context.Context, out *[2]samples)
+	// close ends the match's connections; resign (the run has ended) first
+	// resigns the match if it is not over, so that no bot takes over its
+	// seats once the players' grace period ends and loads the server after
+	// the run.
+	close(resign bool)
+}
+
 // worker plays matches one after another until ctx ends. Its first setup
 // waits for a slot in sem and then reports to ready; no seat moves before
 // start is closed, and the first game then waits a random part of one
@@ -43,7 +54,7 @@ func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.Wait
 	first, spread := true, true
 	for ctx.Err() == nil {
 		sem <- struct{}{}
-		conns, err := r.setup(ctx)
+		m, err := r.setup(ctx)
 		<-sem
 		if first {
 			first = false
@@ -66,23 +77,18 @@ func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.Wait
 			sleep(ctx, r.firstDelay())
 			spread = false
 		}
-		r.play(ctx, conns, out)
-		if ctx.Err() != nil {
-			resign(conns[0])
-		}
-		for _, c := range conns {
-			c.Close()
-		}
+		m.play(ctx, out)
+		m.close(ctx.Err() != nil)
 	}
 }
 
-// setup creates a match, joins both seats and connects them. Its error's
-// text is the error kind to count.
-func (r *runner) setup(ctx context.Context) ([2]*client.Conn, error) {
-	var conns [2]*client.Conn
+// setup creates a match, joins both seats through the lobby and connects
+// them with the configured client. Its error's text is the error kind to
+// count.
+func (r *runner) setup(ctx context.Context) (match, error) {
 	id, err := r.lobby.Create(ctx, gameName, protocol.CreateRequest{NumPlayers: 2, Unlisted: true})
 	if err != nil {
-		return conns, errors.New(errKind("create", err))
+		return nil, errors.New(errKind("create", err))
 	}
 	var creds [2]string
 	for seat := range 2 {
@@ -90,42 +96,81 @@ func (r *runner) setup(ctx context.Context) ([2]*client.Conn, error) {
 		j, err := r.lobby.Join(ctx, gameName, id, protocol.JoinRequest{PlayerName: "load" + pid, PlayerID: &pid})
 		if err != nil {
 			if seat == 1 { // it may have been seated all the same
-				r.abandon(id, creds[0], nil)
+				r.abandon(id, creds[0])
 			}
-			return conns, errors.New(errKind("join", err))
+			return nil, errors.New(errKind("join", err))
 		}
 		creds[seat] = j.PlayerCredentials
 	}
-	for seat := range 2 {
-		c, err := client.Dial(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat])
-		if err != nil {
-			r.abandon(id, creds[0], conns[0])
-			return [2]*client.Conn{}, errors.New(errKind("dial", err))
-		}
-		conns[seat] = c
+	var m match
+	if r.cfg.Client == clientFull {
+		m, err = r.dialFull(ctx, id, creds)
+	} else {
+		m, err = r.dialLeanSeats(ctx, id, creds)
 	}
-	return conns, nil
+	if err != nil {
+		return nil, errors.New(errKind("dial", err))
+	}
+	return m, nil
 }
 
 // abandon ends a match whose setup failed once seat 0 had joined, so no bot
-// plays it later: it resigns as seat 0, on c if it is open, else on a new
-// connection (an unstarted match refuses the resign and simply expires).
-// Best effort, at most a few seconds.
-func (r *runner) abandon(id, creds0 string, c *client.Conn) {
-	if c == nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		var err error
-		if c, err = client.Dial(ctx, r.cfg.URL, gameName, id, "0", creds0); err != nil {
-			return
+// plays it later: it resigns as seat 0 on a new connection of the
+// configured client (an unstarted match refuses the resign and simply
+// expires). Best effort, at most a few seconds.
+func (r *runner) abandon(id, creds0 string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if r.cfg.Client != clientFull {
+		if c, err := dialLean(ctx, r.cfg.URL, id, "0", creds0); err == nil {
+			c.resign()
+			c.Close()
 		}
+		return
 	}
-	resign(c)
-	c.Close()
+	if c, err := client.Dial(ctx, r.cfg.URL, gameName, id, "0", creds0); err == nil {
+		resign(c)
+		c.Close()
+	}
+}
+
+// fullMatch is a match played by two clients/client connections.
+type fullMatch struct {
+	r     *runner
+	conns [2]*client.Conn
+}
+
+// dialFull connects both seats of match id with clients/client.
+func (r *runner) dialFull(ctx context.Context, id string, creds [2]string) (match, error) {
+	m := &fullMatch{r: r}
+	for seat := range 2 {
+		c, err := client.Dial(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat])
+		if err != nil {
+			if seat == 1 {
+				resign(m.conns[0])
+				m.conns[0].Close()
+			} else {
+				r.abandon(id, creds[0])
+			}
+			return nil, err
+		}
+		m.conns[seat] = c
+	}
+	return m, nil
+}
+
+// close resigns as seat 0 if resign, then closes both connections.
+func (m *fullMatch) close(resignFirst bool) {
+	if resignFirst {
+		resign(m.conns[0])
+	}
+	for _, c := range m.conns {
+		c.Close()
+	}
 }
 
 // play runs both seats of one match until it ends, ctx ends or a seat fails.
-func (r *runner) play(ctx context.Context, conns [2]*client.Conn, out *[2]samples) {
+func (m *fullMatch) play(ctx context.Context, out *[2]samples) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var p pairing
@@ -134,8 +179,13 @@ func (r *runner) play(ctx context.Context, conns [2]*client.Conn, out *[2]sample
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer cancel() // one seat stopping stops the other
-			r.playSeat(ctx, conns[seat], &p, &out[seat], r.pacer())
+			// A seat that stops before the game is over stops the other. One
+			// that saw the end does not: the other sees it too, and stopping
+			// it could make seat 0 miss its own winning ack and the game go
+			// uncounted.
+			if !m.r.playSeat(ctx, m.conns[seat], &p, &out[seat], m.r.pacer()) {
+				cancel()
+			}
 		}()
 	}
 	wg.Wait()
@@ -143,8 +193,9 @@ func (r *runner) play(ctx context.Context, conns [2]*client.Conn, out *[2]sample
 
 // playSeat moves whenever the seat's view says it is its turn, until the
 // game is over. It moves at most once per state, except to retry a refusal
-// (after a pause).
-func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *samples, pace *rate.Limiter) {
+// (after a pause). It returns true when the seat saw the game over, false
+// when it stopped before (ctx ended or the connection failed).
+func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *samples, pace *rate.Limiter) bool {
 	me := c.PlayerID()
 	moved := int64(-1) // the stateID of the last state this seat moved on
 	st := c.Latest()
@@ -153,18 +204,18 @@ func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *sa
 			if me == "0" {
 				r.games.Add(1)
 			}
-			return
+			return true
 		}
 		if st.Ctx.Started && st.Ctx.CurrentPlayer == me && st.StateID > moved {
 			if sent := p.pending.Swap(0); sent != 0 {
 				s.opp = append(s.opp, time.Since(time.Unix(0, sent)))
 			}
 			if pace.Wait(ctx) != nil { // not timed: the pause is ours
-				return
+				return false
 			}
 			next, ok := r.moveOnce(ctx, c, st, p, s)
 			if !ok {
-				return
+				return false
 			}
 			if next == nil { // refused: retry on the newest view
 				st = c.Latest()
@@ -180,9 +231,9 @@ func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *sa
 			if ctx.Err() == nil {
 				r.errs.add("closed")
 			}
-			return
+			return false
 		case <-ctx.Done():
-			return
+			return false
 		}
 	}
 }

@@ -33,7 +33,7 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 	if !slices.Contains(names, gameName) {
 		return nil, fmt.Errorf("server at %s has no %s (games: %v)", cfg.URL, gameName, names)
 	}
-	rep := &report{URL: cfg.URL, Matches: cfg.Matches}
+	rep := &report{URL: cfg.URL, Client: cfg.Client, Matches: cfg.Matches}
 	if cfg.Idle > 0 {
 		idle, conns := openIdle(ctx, cfg, lobby, hc)
 		rep.Idle = idle

@@ -11,10 +11,17 @@ import (
 )
 
 // TestSmoke runs the load generator in-process against a real server for
-// about a second with two matches and a few idle spectators.
+// about a second with two matches and a few idle spectators, with each
+// client.
 func TestSmoke(t *testing.T) {
+	for _, c := range []string{clientLean, clientFull} {
+		t.Run(c, func(t *testing.T) { testSmoke(t, c) })
+	}
+}
+
+func testSmoke(t *testing.T, clientKind string) {
 	srv := servertest.Start(t, servertest.Options{})
-	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1s", "-idle", "5", "-progress=false"}, nil)
+	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1s", "-idle", "5", "-progress=false", "-client", clientKind}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +63,9 @@ func TestSmoke(t *testing.T) {
 	if rep.CPU == nil || rep.CPU.ServerSeconds <= 0 || rep.CPU.ServerPerMoveUs <= 0 {
 		t.Errorf("no server CPU measured: %+v", rep.CPU)
 	}
+	if rep.Client != clientKind {
+		t.Errorf("report says client %q, want %q", rep.Client, clientKind)
+	}
 }
 
 // TestRunRefusesBadServer checks that a server without the game, or no
@@ -72,10 +82,17 @@ func TestRunRefusesBadServer(t *testing.T) {
 }
 
 // TestServerGoesAway: when the server drops every connection and refuses
-// new ones mid-run, the run still ends on time and counts the failures.
+// new ones mid-run, the run still ends on time and counts the failures,
+// with each client.
 func TestServerGoesAway(t *testing.T) {
+	for _, c := range []string{clientLean, clientFull} {
+		t.Run(c, func(t *testing.T) { testServerGoesAway(t, c) })
+	}
+}
+
+func testServerGoesAway(t *testing.T, clientKind string) {
 	srv := servertest.Start(t, servertest.Options{})
-	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1500ms", "-progress=false"}, nil)
+	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1500ms", "-progress=false", "-client", clientKind}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

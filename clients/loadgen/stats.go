@@ -76,6 +76,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // report is the run's result, printed as text or JSON.
 type report struct {
 	URL         string           `json:"url"`
+	Client      string           `json:"client"` // -client: lean or full
 	Matches     int              `json:"matches"`
 	Seconds     float64          `json:"seconds"`
 	SetupMs     float64          `json:"setupMs"` // time to start all matches

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/chaguan/chaguan/clients/client"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// Timing of a lean connection; the first three are clients/client's.
+const (
+	leanWriteWait = 10 * time.Second       // each write has at least half of this
+	leanHelloWait = 10 * time.Second       // longest wait for the first state
+	leanIdleWait  = 60 * time.Second       // longest wait for any frame when no answer is due
+	leanEndGrace  = 3 * time.Second        // at the run's end: time left to resign and read the outcome
+	leanReadLimit = 16 * protocol.MaxFrame // lenient, as clients/client
+)
+
+// leanConn is one seat's WebSocket for the lean client. Unlike client.Conn
+// it has no goroutine, channel or lock of its own: the seat's goroutine
+// writes a message, then reads frames until the answer it waits for
+// (gorilla allows one reader and one writer; one goroutine doing both in
+// turn qualifies). Frames are read into one reused buffer and scanned
+// (scanFrame), never decoded, except for the rare error frame. Only
+// interrupt and Close may be called from another goroutine.
+type leanConn struct {
+	ws *websocket.Conn
+	me string // the seat's player ID
+
+	v      view   // the newest state's view
+	buf    []byte // the last frame read; reused
+	out    []byte // the last message written; reused
+	nextID int64  // the last move id used
+
+	readBy  time.Time    // the read deadline set last
+	writeBy time.Time    // the write deadline set last
+	due     time.Time    // when the awaited answer is late; zero when none is awaited
+	stopAt  atomic.Int64 // Unix ns after which reads fail (set by interrupt); 0 while playing
+	broken  bool         // a read failed: gorilla reads nothing more after an error
+	resigns bool         // resign was sent
+}
+
+// dialLean connects to match matchID of the Gomoku server at baseURL as
+// playerID, says hello with credentials exactly as clients/client does and
+// waits for the first state, at most leanHelloWait or until ctx ends. A
+// refused upgrade returns a *client.APIError, a refused hello a
+// *client.MoveError, a hello that got no answer in time
+// context.DeadlineExceeded, all wrapped, so errKind counts them as the full
+// client's.
+func dialLean(ctx context.Context, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
+	u, err := client.WebSocketURL(baseURL, gameName, matchID)
+	if err != nil {
+		return nil, err
+	}
+	ws, resp, err := websocket.DefaultDialer.DialContext(ctx, u, nil)
+	if err != nil {
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+			err = upgradeError(resp.StatusCode, body)
+		}
+		return nil, fmt.Errorf("dial %s: %w", u, err)
+	}
+	c := &leanConn{ws: ws, me: playerID, buf: make([]byte, 0, 8<<10)}
+	ws.SetReadLimit(leanReadLimit)
+	ws.SetPingHandler(c.onPing)
+	if err := c.hello(ctx, credentials); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("hello: %w", err)
+	}
+	return c, nil
+}
+
+// hello sends the hello message and reads up to the first state.
+func (c *leanConn) hello(ctx context.Context, credentials string) error {
+	msg := protocol.ClientMessage{Type: protocol.TypeHello, Credentials: credentials}
+	if c.me != "" {
+		msg.PlayerID = &c.me
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	if err := c.write(b); err != nil {
+		return client.ErrClosed
+	}
+	by := time.Now().Add(leanHelloWait)
+	if d, ok := ctx.Deadline(); ok && d.Before(by) {
+		by = d
+	}
+	c.setReadDeadline(by)
+	// ctx's end interrupts the read: nothing else sets the deadline until
+	// stop, and if the interruption ran, the connection is not used.
+	stop := context.AfterFunc(ctx, func() { c.ws.SetReadDeadline(time.Now()) })
+	err = c.firstState()
+	if !stop() {
+		return ctx.Err()
+	}
+	return err
+}
+
+// firstState reads up to the first state or error frame.
+func (c *leanConn) firstState() error {
+	for {
+		kind, e, err := c.next()
+		switch {
+		case err != nil && isTimeout(err):
+			return context.DeadlineExceeded
+		case err != nil:
+			return fmt.Errorf("%w: %v", client.ErrClosed, err)
+		case kind == frameState:
+			return nil
+		case kind == frameError:
+			return &client.MoveError{Code: e.Code, Message: e.Message, MessageZh: e.MessageZh}
+		}
+	}
+}
+
+// upgradeError is the *client.APIError of a refused upgrade, from its body
+// {"error":…,"message":…} when it has that shape.
+func upgradeError(status int, body []byte) *client.APIError {
+	var eb protocol.ErrorBody
+	if json.Unmarshal(body, &eb) == nil && eb.Error != "" {
+		return &client.APIError{Status: status, Code: eb.Error, Message: eb.Message}
+	}
+	return &client.APIError{Status: status, Message: http.StatusText(status)}
+}
+
+// next reads one frame. A state updates c.v; an error frame is decoded and
+// returned; other frames (chat) are returned as frameOther. The read
+// deadline is the caller's.
+func (c *leanConn) next() (frameKind, *protocol.Error, error) {
+	if c.broken {
+		return frameOther, nil, client.ErrClosed
+	}
+	_, r, err := c.ws.NextReader()
+	if err == nil {
+		err = c.readAll(r)
+	}
+	if err != nil {
+		c.broken = true
+		return frameOther, nil, err
+	}
+	var v view
+	switch scanFrame(c.buf, &v) {
+	case frameState:
+		c.v = v
+		return frameState, nil, nil
+	case frameError:
+		var e protocol.Error
+		if json.Unmarshal(c.buf, &e) != nil {
+			return frameOther, nil, nil
+		}
+		return frameError, &e, nil
+	}
+	return frameOther, nil, nil
+}
+
+// readAll reads r into c.buf, reusing its memory.
+func (c *leanConn) readAll(r io.Reader) error {
+	b := c.buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			c.buf = b
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// move sends move name with the given integer args under a fresh id, as
+// clients/client encodes it: {"type":"move","id":N,"move":"place","args":[x,y]}.
+// name must need no JSON escaping. The answer is due within wait.
+func (c *leanConn) move(wait time.Duration, name string, args ...int) (int64, error) {
+	c.nextID++
+	c.out = appendMove(c.out[:0], c.nextID, name, args...)
+	c.due = time.Now().Add(wait)
+	return c.nextID, c.write(c.out)
+}
+
+// appendMove appends the move message to b.
+func appendMove(b []byte, id int64, name string, args ...int) []byte {
+	b = append(b, `{"type":"move","id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"move":"`...)
+	b = append(b, name...)
+	b = append(b, `","args":[`...)
+	for i, a := range args {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(a), 10)
+	}
+	return append(b, "]}"...)
+}
+
+// syncMsg is clients/client's sync request.
+var syncMsg = []byte(`{"type":"sync"}`)
+
+// sync asks for the current view; the next state is due within wait.
+func (c *leanConn) sync(wait time.Duration) error {
+	c.due = time.Now().Add(wait)
+	return c.write(syncMsg)
+}
+
+// write sends one text frame. The write deadline is renewed only when
+// less than half of leanWriteWait is left, so each write has at least that.
+func (c *leanConn) write(b []byte) error {
+	if now := time.Now(); c.writeBy.Sub(now) < leanWriteWait/2 {
+		c.writeBy = now.Add(leanWriteWait)
+		c.ws.SetWriteDeadline(c.writeBy)
+	}
+	return c.ws.WriteMessage(websocket.TextMessage, b)
+}
+
+// armRead sets the deadline of the next read: when the awaited answer is
+// due, or, when none is, leanIdleWait from now (renewed only when less than
+// half of it is left, to spare a call per frame).
+func (c *leanConn) armRead() {
+	if !c.due.IsZero() {
+		c.setReadDeadline(c.due)
+		return
+	}
+	if now := time.Now(); c.readBy.Sub(now) < leanIdleWait/2 {
+		c.setReadDeadline(now.Add(leanIdleWait))
+	}
+}
+
+// setReadDeadline sets the read deadline to t, or to the interrupt's if
+// that is earlier. It sets t first and reads stopAt after, so an interrupt
+// that runs concurrently is never undone.
+func (c *leanConn) setReadDeadline(t time.Time) {
+	if s := c.stopAt.Load(); s != 0 && s < t.UnixNano() {
+		t = time.Unix(0, s)
+	}
+	if t.Equal(c.readBy) {
+		return
+	}
+	c.ws.SetReadDeadline(t)
+	c.readBy = t
+	if s := c.stopAt.Load(); s != 0 && s < t.UnixNano() {
+		c.readBy = time.Unix(0, s)
+		c.ws.SetReadDeadline(c.readBy)
+	}
+}
+
+// interrupt makes reads fail after grace (0: at once), so a seat blocked
+// in a read returns. Safe to call from another goroutine.
+func (c *leanConn) interrupt(grace time.Duration) {
+	t := time.Now().Add(grace)
+	c.stopAt.Store(t.UnixNano())
+	c.ws.SetReadDeadline(t)
+}
+
+// onPing answers the server's ping, as gorilla's default handler does, and
+// renews the idle read deadline (it runs inside the seat's read).
+func (c *leanConn) onPing(data string) error {
+	if c.due.IsZero() {
+		c.setReadDeadline(time.Now().Add(leanIdleWait))
+	}
+	err := c.ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(leanWriteWait))
+	if err == websocket.ErrCloseSent || isTimeout(err) {
+		return nil
+	}
+	return err
+}
+
+// resign ends the match for this seat, unless its view shows it over or
+// it has already resigned: it sends resign and reads until the answer (or
+// any state showing the game over), retrying twice a rate-limited resign,
+// as the full client's resign does. Best effort, at most leanEndGrace; on a
+// connection that can no longer be read it only sends.
+func (c *leanConn) resign() {
+	if c.v.over || c.resigns {
+		return
+	}
+	c.resigns = true
+	end := time.Now().Add(leanEndGrace)
+	c.setReadDeadline(end)
+	for range 3 {
+		id, err := c.move(leanEndGrace, "resign")
+		if err != nil || c.broken {
+			return
+		}
+		limited := false
+		for !limited {
+			kind, e, err := c.next()
+			switch {
+			case err != nil:
+				return
+			case kind == frameState && (c.v.over || (c.v.hasAck && c.v.ack == id)):
+				return
+			case kind == frameError && e.Ref != nil && *e.Ref == id:
+				if e.Code != protocol.CodeRateLimited {
+					return
+				}
+				limited = true
+			}
+		}
+		if time.Until(end) < time.Second/10 {
+			return
+		}
+		time.Sleep(time.Second / 10)
+	}
+}
+
+// Close sends a close frame and closes the connection.
+func (c *leanConn) Close() error {
+	msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
+	c.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+	return c.ws.Close()
+}
+
+// isTimeout reports whether err is a passed deadline.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}

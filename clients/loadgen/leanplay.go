@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/chaguan/chaguan/clients/client"
+)
+
+// leanMatch is a match played by two lean connections.
+type leanMatch struct {
+	r     *runner
+	seats [2]*leanConn
+}
+
+// dialLeanSeats connects both seats of match id with lean connections.
+func (r *runner) dialLeanSeats(ctx context.Context, id string, creds [2]string) (match, error) {
+	m := &leanMatch{r: r}
+	for seat := range 2 {
+		c, err := dialLean(ctx, r.cfg.URL, id, strconv.Itoa(seat), creds[seat])
+		if err != nil {
+			if seat == 1 {
+				m.seats[0].resign()
+				m.seats[0].Close()
+			} else {
+				r.abandon(id, creds[0])
+			}
+			return nil, err
+		}
+		m.seats[seat] = c
+	}
+	return m, nil
+}
+
+// play runs both seats, one goroutine each, until the game is over, ctx
+// ends or a seat fails. A seat that stops before the game is over stops
+// the other: at once if the run goes on, else after leanEndGrace, which
+// leaves the seat that notices the end first the time to resign, so that
+// the other reads the game's end and no seat waits for a move that will not
+// come.
+func (m *leanMatch) play(ctx context.Context, out *[2]samples) {
+	pairCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var p pairing
+	var wg sync.WaitGroup
+	for seat := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := m.seats[seat]
+			stop := context.AfterFunc(pairCtx, func() {
+				if ctx.Err() != nil {
+					c.interrupt(leanEndGrace)
+				} else {
+					c.interrupt(0)
+				}
+			})
+			defer stop()
+			if !m.r.playLeanSeat(ctx, pairCtx, c, &p, &out[seat], m.r.pacer()) {
+				cancel()
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// close closes both seats. If resign (the run has ended) and neither seat
+// has seen the game over or resigned while playing, seat 0 resigns first,
+// as the full client does.
+func (m *leanMatch) close(resign bool) {
+	a, b := m.seats[0], m.seats[1]
+	if resign && !a.v.over && !b.v.over && !a.resigns && !b.resigns {
+		a.resign()
+	}
+	a.Close()
+	b.Close()
+}
+
+// playLeanSeat plays one seat on its own goroutine, as playSeat does with
+// the full client: it moves once per state that gives it the turn (after
+// the pacing wait), reads frames until its ack, and after a refusal pauses,
+// syncs and retries on the fresh view. It returns true when the seat has
+// seen the game over, false when it stopped before: pairCtx ended (the run
+// ended, and then it resigns, or the other seat stopped), the connection
+// failed, or an awaited answer was late (gorilla cannot read after a
+// timeout, so the match is left, where the full client keeps trying).
+func (r *runner) playLeanSeat(runCtx, pairCtx context.Context, c *leanConn, p *pairing, s *samples, pace *rate.Limiter) bool {
+	moved := int64(-1) // the stateID of the last state this seat moved on and got acked
+	var (
+		pending int64     // the id of the move awaiting its answer; 0 for none
+		movedOn int64     // the stateID pending was sent on
+		start   time.Time // when pending was sent
+		syncing bool      // a sync awaits its state; no move before it
+	)
+	for {
+		v := &c.v
+		if v.over {
+			if c.me == "0" {
+				r.games.Add(1)
+			}
+			return true
+		}
+		if pairCtx.Err() != nil {
+			if runCtx.Err() != nil {
+				c.resign()
+			}
+			return false
+		}
+		if pending == 0 && !syncing && v.started && v.current == c.me && v.stateID > moved {
+			if sent := p.pending.Swap(0); sent != 0 {
+				s.opp = append(s.opp, time.Since(time.Unix(0, sent)))
+			}
+			if pace.Wait(pairCtx) != nil { // not timed: the pause is ours
+				continue
+			}
+			if !v.hasEmpty {
+				r.errs.add("no_empty_point")
+				return false
+			}
+			start = time.Now()
+			p.pending.Store(start.UnixNano())
+			id, err := c.move(r.cfg.MoveTimeout, moveName, v.x, v.y)
+			if err != nil {
+				p.pending.Store(0)
+				if pairCtx.Err() == nil {
+					r.errs.add(errKind("move", client.ErrClosed))
+				}
+				return false
+			}
+			pending, movedOn = id, v.stateID
+		}
+		c.armRead()
+		kind, e, err := c.next()
+		if err != nil {
+			if pairCtx.Err() == nil {
+				r.errs.add(readErrKind(err, pending != 0, syncing))
+			}
+			return false
+		}
+		switch {
+		case kind == frameState && pending != 0 && v.hasAck && v.ack == pending:
+			s.ack = append(s.ack, time.Since(start))
+			r.moves.Add(1)
+			moved, pending, c.due = movedOn, 0, time.Time{}
+		case kind == frameState && syncing:
+			syncing, c.due = false, time.Time{}
+		case kind == frameError && pending != 0 && e.Ref != nil && *e.Ref == pending:
+			// Refused: count it by code, pause, then ask for the current
+			// view so the loop sees a fresh state to retry on.
+			p.pending.Store(0)
+			pending, c.due = 0, time.Time{}
+			r.errs.add(e.Code)
+			sleep(pairCtx, retryPause)
+			if pairCtx.Err() != nil {
+				continue
+			}
+			if err := c.sync(r.cfg.MoveTimeout); err != nil {
+				r.errs.add(errKind("sync", client.ErrClosed))
+				return false
+			}
+			syncing = true
+		case kind == frameError && syncing && e.Ref == nil:
+			// The sync itself was refused (rate_limited): retry on the
+			// view at hand, as the full client does after a failed sync.
+			r.errs.add("sync/" + e.Code)
+			syncing, c.due = false, time.Time{}
+		}
+	}
+}
+
+// readErrKind names a failed read for the error counts: a late ack or
+// sync state as the full client names them, a connection that went quiet
+// for leanIdleWait as "wait/timeout", anything else as "closed".
+func readErrKind(err error, pending, syncing bool) string {
+	switch {
+	case !isTimeout(err):
+		if pending {
+			return "move/closed"
+		}
+		return "closed"
+	case pending:
+		return "move/timeout"
+	case syncing:
+		return "sync/timeout"
+	}
+	return "wait/timeout"
+}

@@ -1,0 +1,290 @@
+package main
+
+import "bytes"
+
+// This file reads what a lean seat needs from a server frame without
+// decoding it: a small walker over the JSON text that skips every value it
+// does not need (strings, escapes and nesting handled) and never allocates.
+// Frames come from the server under test, so the walker checks structure
+// only as far as it needs to find its way; a frame it cannot walk is
+// ignored, as clients/client ignores a frame it cannot decode.
+
+// frameKind is what a server frame is, by its "type".
+type frameKind uint8
+
+const (
+	frameOther frameKind = iota // chat, an unknown type, or not a walkable object
+	frameState
+	frameError
+)
+
+// view is what a seat needs from one state frame.
+type view struct {
+	stateID  int64
+	ack      int64 // the mover's own move id; valid when hasAck
+	hasAck   bool
+	current  string // ctx.currentPlayer
+	started  bool   // ctx.started
+	over     bool   // ctx.gameover is present and not null
+	x, y     int    // the first empty point of G.board, row by row; valid when hasEmpty
+	hasEmpty bool
+}
+
+// scanFrame returns the kind of frame b and, for a state, fills v (which
+// it clears first). It stops reading a state once it has seen "G" and
+// "ctx": "stateID" and "ack" come before "G" in protocol.State's field
+// order, which the server's encoder (rooms frame.encode) keeps. A state
+// frame that cannot be walked, or lacks "ctx", is frameOther.
+func scanFrame(b []byte, v *view) frameKind {
+	*v = view{}
+	it := members{b: b}
+	kind := frameOther
+	seenG, seenCtx := false, false
+	for !(seenG && seenCtx) {
+		key, val, ok := it.next()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "type":
+			switch string(val) {
+			case `"state"`:
+				kind = frameState
+			case `"error"`:
+				return frameError
+			default:
+				return frameOther
+			}
+		case "stateID":
+			v.stateID, _ = parseInt(val)
+		case "ack":
+			v.ack, v.hasAck = parseInt(val)
+		case "G":
+			seenG = true
+			scanBoard(val, v)
+		case "ctx":
+			seenCtx = true
+			if !scanCtx(val, v) {
+				return frameOther
+			}
+		}
+	}
+	if it.bad || !seenCtx {
+		return frameOther
+	}
+	return kind
+}
+
+// scanCtx reads currentPlayer, started and gameover from the ctx object
+// val. It reports false if val is not a walkable object.
+func scanCtx(val []byte, v *view) bool {
+	it := members{b: val}
+	for {
+		key, val, ok := it.next()
+		if !ok {
+			return !it.bad
+		}
+		switch string(key) {
+		case "currentPlayer":
+			if len(val) >= 2 && val[0] == '"' {
+				v.current = string(val[1 : len(val)-1])
+			}
+		case "started":
+			v.started = string(val) == "true"
+		case "gameover":
+			v.over = string(val) != "null"
+		}
+	}
+}
+
+// scanBoard finds the first '.' of G.board (an array of row strings) in
+// row-major order: x is its column, y its row. Anything else in G is
+// skipped, and the walk stops at the board.
+func scanBoard(g []byte, v *view) {
+	it := members{b: g}
+	for {
+		key, val, ok := it.next()
+		if !ok {
+			return
+		}
+		if string(key) != "board" {
+			continue
+		}
+		// val is ["row0","row1",…]; rows hold '.', 'B', 'W' (no escapes).
+		if val[0] != '[' {
+			return
+		}
+		i := skipSpace(val, 1)
+		for y := 0; i < len(val) && val[i] == '"'; y++ {
+			end := skipString(val, i)
+			if end < 0 {
+				return
+			}
+			if x := bytes.IndexByte(val[i+1:end-1], '.'); x >= 0 {
+				v.x, v.y, v.hasEmpty = x, y, true
+				return
+			}
+			i = skipSpace(val, end)
+			if i < len(val) && val[i] == ',' {
+				i = skipSpace(val, i+1)
+			}
+		}
+		return
+	}
+}
+
+// members walks the members of the JSON object that starts b. next
+// returns each key (the raw bytes between its quotes) and value (the raw
+// bytes of the JSON value) in turn; bad is set when the walk stopped on
+// something that is not a well-formed object.
+type members struct {
+	b       []byte
+	i       int  // where the next member (or the opening brace) starts
+	started bool // the opening brace has been read
+	done    bool
+	bad     bool
+}
+
+// next returns the next member's key and value, or ok false at the end
+// of the object or on malformed input (then bad is set).
+func (m *members) next() (key, val []byte, ok bool) {
+	if m.done {
+		return nil, nil, false
+	}
+	b := m.b
+	i := skipSpace(b, m.i)
+	if !m.started {
+		if i >= len(b) || b[i] != '{' {
+			return m.fail()
+		}
+		m.started = true
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			m.done = true
+			return nil, nil, false
+		}
+	} else {
+		switch {
+		case i < len(b) && b[i] == ',':
+			i = skipSpace(b, i+1)
+		case i < len(b) && b[i] == '}':
+			m.done = true
+			return nil, nil, false
+		default:
+			return m.fail()
+		}
+	}
+	if i >= len(b) || b[i] != '"' {
+		return m.fail()
+	}
+	kend := skipString(b, i)
+	if kend < 0 {
+		return m.fail()
+	}
+	key = b[i+1 : kend-1]
+	i = skipSpace(b, kend)
+	if i >= len(b) || b[i] != ':' {
+		return m.fail()
+	}
+	i = skipSpace(b, i+1)
+	vend := skipValue(b, i)
+	if vend < 0 {
+		return m.fail()
+	}
+	m.i = vend
+	return key, b[i:vend], true
+}
+
+// fail ends the walk as malformed.
+func (m *members) fail() ([]byte, []byte, bool) {
+	m.done, m.bad = true, true
+	return nil, nil, false
+}
+
+// skipSpace returns the index of the first byte at or after i that is not
+// JSON white space (len(b) if there is none).
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// skipString returns the index just past the JSON string whose opening
+// quote is b[i], or -1 if it is not closed.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++ // the escaped byte cannot close the string
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index just past the JSON value that starts at
+// b[i], or -1 if there is none. Objects and arrays are skipped by depth
+// (strings inside them included), other values up to the next delimiter.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				end := skipString(b, i)
+				if end < 0 {
+					return -1
+				}
+				i = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return -1
+	case '}', ']', ',', ':':
+		return -1
+	}
+	j := i // number, true, false or null
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && !isSpace(b[j]) {
+		j++
+	}
+	return j
+}
+
+// parseInt reads a JSON integer, optionally negative; false if b is not
+// one (or overflows).
+func parseInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
