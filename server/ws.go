@@ -1,12 +1,14 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +41,10 @@ type conn struct {
 	s    *Server
 	ws   *websocket.Conn
 	done chan struct{} // closed when the final writer has closed the socket
+	// nc and br are set when the socket can be waited on shallowly
+	// (wsidle.go): the TCP connection gorilla reads and gorilla's buffer.
+	nc *idleConn
+	br *bufio.Reader
 
 	mu        sync.Mutex
 	queue     [][]byte // frames waiting for the writer; nil while idle
@@ -142,8 +148,10 @@ func (s *Server) websocket(c echo.Context) error {
 	if closing {
 		return s.fail(c, &rooms.Error{Code: protocol.CodeUnavailable, Message: "the server is shutting down"})
 	}
+	// ReadBufferSize 0 makes gorilla read through hw's bufio.Reader.
+	hw := &hijackWriter{ResponseWriter: c.Response(), h: c.Response()}
 	up := websocket.Upgrader{
-		ReadBufferSize: 512, WriteBufferSize: 1024, WriteBufferPool: &writePool,
+		WriteBufferSize: 1024, WriteBufferPool: &writePool,
 		CheckOrigin: s.checkOrigin,
 		Error: func(w http.ResponseWriter, r *http.Request, status int, reason error) {
 			w.Header().Set("Content-Type", "application/json")
@@ -151,18 +159,20 @@ func (s *Server) websocket(c echo.Context) error {
 			_ = json.NewEncoder(w).Encode(protocol.ErrorBody{Error: protocol.CodeBadRequest, Message: reason.Error()})
 		},
 	}
-	ws, err := up.Upgrade(c.Response(), c.Request(), nil)
+	ws, err := up.Upgrade(hw, c.Request(), nil)
 	if err != nil {
 		return nil // the upgrader has answered; never touch the response again
 	}
-	cn := &conn{s: s, ws: ws, done: make(chan struct{})}
+	cn := &conn{s: s, ws: ws, done: make(chan struct{}), nc: hw.conn, br: hw.br}
 	s.mu.Lock()
 	s.conns[cn] = struct{}{}
 	s.mu.Unlock()
 	s.metrics.conns.Inc()
 	// The reader gets a goroutine of its own and the handler returns, so
 	// net/http's per-request buffers are freed while the socket lives on.
-	name, id := c.Param("name"), c.Param("id")
+	// Cloned: the parameters point into the request line, which would
+	// otherwise stay alive with the connection.
+	name, id := strings.Clone(c.Param("name")), strings.Clone(c.Param("id"))
 	go cn.reader(name, id)
 	return nil
 }
@@ -236,7 +246,7 @@ func (c *conn) reader(game, matchID string) {
 	})
 	_ = c.ws.SetReadDeadline(time.Now().Add(wait.PongWait))
 	handedOver = true
-	go c.serve(viewer, limiter, matchID)
+	go c.serve(&session{viewer: viewer, limiter: limiter, matchID: matchID})
 }
 
 // finish closes the connection, waits for its writer and forgets it.
@@ -249,44 +259,76 @@ func (c *conn) finish() {
 	c.s.metrics.conns.Dec()
 }
 
+// session is what a connection keeps between messages after its hello.
+type session struct {
+	viewer  *rooms.Viewer
+	limiter *rate.Limiter
+	matchID string
+	strikes int // refused messages in a row
+}
+
 // serve reads the connection's messages after the hello until it ends.
-func (c *conn) serve(viewer *rooms.Viewer, limiter *rate.Limiter, matchID string) {
+// Where it can, it waits for each message shallowly and reads and handles
+// it on a short-lived goroutine (wsidle.go), so an idle connection holds
+// the smallest stack.
+func (c *conn) serve(ss *session) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.s.log.Error("panic in websocket reader", "match", matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			c.s.log.Error("panic in websocket reader", "match", ss.matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 		}
-		viewer.Close()
+		ss.viewer.Close()
 		c.finish()
 	}()
-	wait := c.s.cfg.WS
-	strikes := 0
-	for {
-		b, err := c.read()
-		if err != nil {
+	if c.nc == nil {
+		for c.next(ss) {
+		}
+		return
+	}
+	defer c.nc.release()
+	for c.waitShallow() {
+		ok := make(chan bool, 1)
+		go func() { ok <- c.next(ss) }()
+		if !<-ok {
 			return
 		}
-		_ = c.ws.SetReadDeadline(time.Now().Add(wait.PongWait))
-		m, derr := protocol.DecodeClient(b)
-		var ref *int64
-		if derr == nil && m.Type == protocol.TypeMove {
-			ref = m.ID
-		}
-		if !limiter.Allow() {
-			if strikes++; strikes > maxStrikes {
-				return
-			}
-			c.sendError(protocol.CodeRateLimited, "too many messages; slow down", ref)
-			continue
-		}
-		strikes = 0
-		if derr != nil {
-			c.sendError(protocol.CodeBadRequest, derr.Error(), nil)
-			continue
-		}
-		if err := c.dispatch(viewer, m); err != nil {
-			c.sendRoomsError(err, ref)
-		}
 	}
+}
+
+// next reads and handles one message; false when the connection is
+// finished. A panic ends the connection, not the process.
+func (c *conn) next(ss *session) (more bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.s.log.Error("panic in websocket reader", "match", ss.matchID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			more = false
+		}
+	}()
+	b, err := c.read()
+	if err != nil {
+		return false
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(c.s.cfg.WS.PongWait))
+	m, derr := protocol.DecodeClient(b)
+	var ref *int64
+	if derr == nil && m.Type == protocol.TypeMove {
+		ref = m.ID
+	}
+	if !ss.limiter.Allow() {
+		if ss.strikes++; ss.strikes > maxStrikes {
+			return false
+		}
+		c.sendError(protocol.CodeRateLimited, "too many messages; slow down", ref)
+		return true
+	}
+	ss.strikes = 0
+	if derr != nil {
+		c.sendError(protocol.CodeBadRequest, derr.Error(), nil)
+		return true
+	}
+	if err := c.dispatch(ss.viewer, m); err != nil {
+		c.sendRoomsError(err, ref)
+	}
+	return true
 }
 
 func (c *conn) dispatch(v *rooms.Viewer, m protocol.ClientMessage) error {

@@ -49,8 +49,10 @@ func newBatcher(c redis.UniversalClient, workers int) *batcher {
 	return b
 }
 
-// do sends cmd in the next pipeline and waits for its reply, or for ctx to
-// end (then the command may still run: the caller cannot know).
+// do sends cmd in the next pipeline and waits for its reply. It returns
+// nil once cmd holds its reply (or its own error), and otherwise why it
+// stopped waiting (ctx ended, the store closed): then cmd may still run and
+// must not be read, and the caller cannot know whether it ran.
 func (b *batcher) do(ctx context.Context, cmd redis.Cmder) error {
 	c := callPool.Get().(*call)
 	c.ctx, c.cmd = ctx, cmd
@@ -69,7 +71,7 @@ func (b *batcher) do(ctx context.Context, cmd redis.Cmder) error {
 	case <-c.done:
 		c.ctx, c.cmd = nil, nil
 		callPool.Put(c) // the worker is done with it
-		return cmd.Err()
+		return nil
 	case <-ctx.Done():
 		// A worker may still hold c and signal done: leave c to the
 		// garbage collector rather than the pool.

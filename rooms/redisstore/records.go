@@ -97,12 +97,13 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID)}
 	args := []any{strconv.FormatInt(prev, 10), rec.StateID, data, s.ttlMs()}
 	cmd := redis.NewCmd(ctx, append([]any{"evalsha", updateScript.Hash(), len(keys), keys[0], keys[1]}, args...)...)
-	err = s.batch.do(ctx, cmd)
-	if redis.HasErrorPrefix(err, "NOSCRIPT") {
+	if err := s.batch.do(ctx, cmd); err != nil {
+		return unavailable("update match", rec.ID, err)
+	}
+	if redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
 		// The script cache was flushed (or a failover lost it): EVAL
 		// sends the script itself and caches it again.
 		cmd = updateScript.Eval(ctx, s.c, keys, args...)
-		err = cmd.Err()
 	}
 	res, err := cmd.Result()
 	if err != nil {
