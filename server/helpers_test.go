@@ -109,6 +109,22 @@ func dial(t *testing.T, base, game, id string) *wsClient {
 	return w
 }
 
+// closedWithin reports whether the server closes the connection within d
+// (messages before the close are skipped).
+func (w *wsClient) closedWithin(d time.Duration) bool {
+	timeout := time.After(d)
+	for {
+		select {
+		case _, ok := <-w.msgs:
+			if !ok {
+				return true
+			}
+		case <-timeout:
+			return false
+		}
+	}
+}
+
 func (w *wsClient) send(v any) {
 	w.t.Helper()
 	var b []byte

@@ -251,12 +251,7 @@ func TestHelloDeadline(t *testing.T) {
 	srv := servertest.Start(t, servertest.Options{WS: server.WSConfig{HelloWait: 200 * time.Millisecond}})
 	id, _, _ := startedGomoku(t, srv.URL)
 	w := dial(t, srv.URL, "gomoku", id)
-	select {
-	case _, ok := <-w.msgs:
-		for ok {
-			_, ok = <-w.msgs
-		}
-	case <-time.After(3 * time.Second):
+	if !w.closedWithin(3 * time.Second) {
 		t.Fatal("connection without hello was not closed")
 	}
 }
