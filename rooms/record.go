@@ -112,7 +112,8 @@ func (r *Record) match() protocol.Match {
 	}
 }
 
-// wireCtx builds ctx for a state message from the game status.
+// wireCtx builds ctx for a state message from the game status. State
+// messages write it with appendWireCtx; this is what that must match.
 func (r *Record) wireCtx(st games.Status) protocol.Ctx {
 	c := protocol.Ctx{
 		NumPlayers: r.NumPlayers,

@@ -226,12 +226,21 @@ func (r *room) safely(cmd any) {
 	}
 }
 
+// onEvent adopts a record newer than the room's, from the event or, for a
+// notice, from the store; the echo of the room's own write is skipped
+// before anything is decoded or read.
 func (r *room) onEvent(ev Event) {
 	switch {
 	case ev.Version() > r.rec.StateID:
 		rec, err := ev.Load()
 		if err != nil {
 			r.log.Error("bad event from the store", "err", err)
+			return
+		}
+		if rec == nil { // a notice: the record is in the store
+			if _, err := r.reload(); err != nil {
+				r.log.Warn("cannot read the record an event announced", "state_id", ev.Version(), "err", err)
+			}
 			return
 		}
 		r.adoptAndBroadcast(rec)

@@ -107,6 +107,11 @@ func (r *room) commit(nr *Record, next games.State) error {
 	prev := r.rec.StateID
 	nr.StateID = prev + 1
 	nr.UpdatedAt = r.m.now()
+	// The stores encode nr with EncodeRecord; hand it the log's encoding,
+	// which the state messages need too, and vouch for the state: the
+	// game's State.MarshalJSON wrote it (with json.Marshal, in games.Erase)
+	// or it was decoded with the record, so it is valid JSON either way.
+	nr.pieces = &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State}
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
 	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil {

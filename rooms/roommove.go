@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -152,42 +153,16 @@ func (r *room) frame() *frame {
 	f.head = append(f.head, mustMarshal(r.id)...)
 	f.head = append(f.head, `,"stateID":`...)
 	f.head = strconv.AppendInt(f.head, r.rec.Seq, 10)
+	players, log := r.wire.players(r.rec), r.wire.log(r.rec)
+	f.tail = make([]byte, 0, len(players)+len(log)+256) // ctx is about 150-250 bytes
 	f.tail = append(f.tail, `,"ctx":`...)
-	f.tail = append(f.tail, mustMarshal(r.rec.wireCtx(r.st.Status()))...)
+	f.tail = r.rec.appendWireCtx(f.tail, r.st.Status())
 	f.tail = append(f.tail, `,"players":`...)
-	f.tail = append(f.tail, r.wire.players(r.rec)...)
+	f.tail = append(f.tail, players...)
 	f.tail = append(f.tail, `,"log":`...)
-	f.tail = append(f.tail, r.wire.log(r.rec)...)
+	f.tail = append(f.tail, log...)
 	f.tail = append(f.tail, `,"you":`...)
 	return f
-}
-
-// wireCache keeps the encoded players list and log between changes: most
-// changes are moves, which touch neither the seats nor (but for one entry)
-// the log. Moves bump both StateID and Seq, every other write bumps only
-// StateID, so StateID-Seq changes exactly when the seats may have, and Seq
-// exactly when the log has.
-type wireCache struct {
-	seatsKey, logKey   int64
-	playersJSON, logJS []byte
-}
-
-func (c *wireCache) players(rec *Record) []byte {
-	if key := rec.StateID - rec.Seq; c.playersJSON == nil || key != c.seatsKey {
-		c.seatsKey, c.playersJSON = key, mustMarshal(rec.players())
-	}
-	return c.playersJSON
-}
-
-func (c *wireCache) log(rec *Record) []byte {
-	if c.logJS == nil || rec.Seq != c.logKey {
-		log := rec.Log
-		if log == nil {
-			log = []protocol.LogEntry{}
-		}
-		c.logKey, c.logJS = rec.Seq, mustMarshal(log)
-	}
-	return c.logJS
 }
 
 func (f *frame) encode(seat int, ack *int64) []byte {
@@ -213,4 +188,88 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 		b = append(b, `""`...)
 	}
 	return append(b, '}')
+}
+
+// wireCache keeps the encoded players list and log between changes: most
+// changes are moves, which touch neither the seats nor (but for one entry)
+// the log. Moves bump both StateID and Seq, every other write bumps only
+// StateID, so StateID-Seq changes exactly when the seats may have.
+//
+// The log is cached entry by entry: a move appends one entry and, once the
+// log holds maxLog, drops the oldest, so only the new entry is encoded and
+// the others' encodings are joined again.
+type wireCache struct {
+	seatsKey    int64
+	playersJSON []byte
+
+	logEntries []protocol.LogEntry // the log last encoded (a copy)
+	logEnc     [][]byte            // each entry's JSON, parallel to logEntries
+	logJS      []byte              // the JSON array of logEnc; nil until first use
+}
+
+func (c *wireCache) players(rec *Record) []byte {
+	if key := rec.StateID - rec.Seq; c.playersJSON == nil || key != c.seatsKey {
+		c.seatsKey, c.playersJSON = key, mustMarshal(rec.players())
+	}
+	return c.playersJSON
+}
+
+// log returns exactly what json.Marshal gives for rec.Log, but "[]" for a
+// nil log (a state message always carries an array). It reuses the
+// encodings of the entries that rec.Log shares with the log it was last
+// called with, whatever record that came from: entries are compared by
+// value, and equal entries encode equally. The result is never modified
+// afterwards, so callers may keep it.
+func (c *wireCache) log(rec *Record) []byte {
+	log := rec.Log
+	// The longest run of cached entries, old[from:], that log starts with.
+	// A move has from 0 while the log grows, then 1.
+	old := c.logEntries
+	keep, from := 0, 0
+	for d := range old {
+		if n := len(old) - d; n <= len(log) && sameEntries(old[d:], log[:n]) {
+			keep, from = n, d
+			break
+		}
+	}
+	if c.logJS != nil && keep == len(old) && keep == len(log) {
+		return c.logJS
+	}
+	copy(c.logEnc, c.logEnc[from:from+keep])
+	c.logEnc = c.logEnc[:keep]
+	for _, e := range log[keep:] {
+		c.logEnc = append(c.logEnc, mustMarshal(e))
+	}
+	c.logEntries = append(c.logEntries[:0], log...)
+	n := 2 + max(len(c.logEnc)-1, 0)
+	for _, b := range c.logEnc {
+		n += len(b)
+	}
+	js := make([]byte, 0, n)
+	js = append(js, '[')
+	for i, b := range c.logEnc {
+		if i > 0 {
+			js = append(js, ',')
+		}
+		js = append(js, b...)
+	}
+	c.logJS = append(js, ']')
+	return c.logJS
+}
+
+// sameEntries reports whether a and b hold equal entries, so that they
+// encode equally. TestSameEntriesFields fails when LogEntry gains a field
+// this does not compare.
+func sameEntries(a, b []protocol.LogEntry) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Turn != y.Turn || x.PlayerID != y.PlayerID || x.Move != y.Move ||
+			x.Text != y.Text || !bytes.Equal(x.Args, y.Args) {
+			return false
+		}
+	}
+	return true
 }

@@ -43,6 +43,10 @@ type Record struct {
 	Gameover    json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID string          `json:"nextMatchID,omitempty"`
 	Options     Options         `json:"options"`
+
+	// pieces is what the room knows of the record as it writes it, for
+	// EncodeRecord (see recordPieces). JSON ignores it.
+	pieces *recordPieces
 }
 
 // Seat is one seat of a match.
@@ -75,35 +79,40 @@ type Options struct {
 	Seed       uint64 `json:"seed"`       // the game's PRNG seed: secret
 }
 
-// Event is what a store publishes to a match's subscribers: a new record
-// after every successful Update, or a chat line.
+// Event is what a store publishes to a match's subscribers: news of a new
+// record after every successful Update, or a chat line.
 //
-// A store may deliver the record undecoded: Raw holds its JSON and StateID
-// its version, so a subscriber that already has that version (a room
-// hearing the echo of its own write) skips the decode. Use Version and
-// Load rather than reading Record directly.
+// A record event comes in one of three forms, told apart by Version and
+// Load rather than by reading the fields directly:
+//   - the record, decoded (Record);
+//   - the record undecoded: Raw holds its JSON and StateID its version, so
+//     a subscriber that already has that version (a room hearing the echo
+//     of its own write) skips the decode;
+//   - a notice: StateID alone, no record. A subscriber that needs the
+//     record reads it with Get (which may give a later one). Stores shared
+//     between processes send these, so a record does not travel to every
+//     process, the writer's own included, on every change.
 type Event struct {
 	Record *Record        `json:"record,omitempty"`
 	Chat   *protocol.Chat `json:"chat,omitempty"`
-	// StateID is the version of the record in Raw.
+	// StateID is the version of the record in Raw, or of the record a
+	// notice announces.
 	StateID int64 `json:"-"`
-	// Raw is the record's JSON, not yet decoded.
+	// Raw is the record's JSON, not yet decoded; empty in a notice.
 	Raw json.RawMessage `json:"-"`
 }
 
 // Version is the StateID of the event's record without decoding it, or 0
-// for an event with no record.
+// for an event with no record (a chat).
 func (e Event) Version() int64 {
 	if e.Record != nil {
 		return e.Record.StateID
 	}
-	if len(e.Raw) > 0 {
-		return e.StateID
-	}
-	return 0
+	return e.StateID
 }
 
-// Load returns the event's record, decoding Raw if needed; nil for a chat.
+// Load returns the event's record, decoding Raw if needed; nil for a chat
+// and for a notice (Version > 0 with no record: Get it from the store).
 // Each call decodes anew, so every caller owns what it gets.
 func (e Event) Load() (*Record, error) {
 	if e.Record != nil || len(e.Raw) == 0 {
@@ -124,9 +133,10 @@ type Store interface {
 	// Get returns the record; ErrNotFound if there is none (or it expired).
 	Get(ctx context.Context, id string) (*Record, error)
 	// Update replaces the record only if the stored StateID equals prev, and
-	// publishes the new record to the match's subscribers, all in one atomic
-	// step (one round trip for Redis). ErrConflict if the stored StateID
-	// differs, ErrNotFound if the record is gone.
+	// publishes it to the match's subscribers (the record, or a notice of
+	// its StateID: see Event), all in one atomic step (one round trip for
+	// Redis). ErrConflict if the stored StateID differs, ErrNotFound if the
+	// record is gone.
 	Update(ctx context.Context, rec *Record, prev int64) error
 	// List returns the records of one game (listed and unlisted; the caller
 	// filters), in no particular order.
@@ -135,7 +145,8 @@ type Store interface {
 	Publish(ctx context.Context, id string, ev Event) error
 	// Subscribe delivers the match's events until cancel is called or ctx
 	// ends. Delivery is best effort and in order; a slow subscriber may miss
-	// events (it can re-read the record with Get).
+	// events (it can re-read the record with Get). When a notice arrives,
+	// Get already gives its record or a later one.
 	Subscribe(ctx context.Context, id string) (events <-chan Event, cancel func(), err error)
 	// Close releases the store's resources.
 	Close() error

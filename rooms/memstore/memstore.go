@@ -122,7 +122,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
-	data, err := json.Marshal(rec)
+	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
 		return fmt.Errorf("memstore: encode match %s: %w", rec.ID, err)
 	}
@@ -178,7 +178,7 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	if rec.StateID <= prev {
 		return fmt.Errorf("memstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.StateID, prev)
 	}
-	data, err := json.Marshal(rec)
+	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
 		return fmt.Errorf("memstore: encode match %s: %w", rec.ID, err)
 	}

@@ -13,10 +13,15 @@ func TestRecordEvent(t *testing.T) {
 		sid           int64
 		raw           string
 	}{
-		{"Update", `{"stateID":12,"record":{"id":"m1","stateID":12}}`, true, 12, `{"id":"m1","stateID":12}`},
+		{"Notice", `{"stateID":12}`, true, 12, ""},
+		{"WithRecord", `{"stateID":12,"record":{"id":"m1","stateID":12}}`, true, 12, `{"id":"m1","stateID":12}`},
 		{"NestedRecordKey", `{"stateID":3,"record":{"x":{"stateID":1,"record":{}}}}`, true, 3, `{"x":{"stateID":1,"record":{}}}`},
 		{"Chat", `{"chat":{"type":"chat","text":"hi"}}`, false, 0, ""},
-		{"NoRecord", `{"stateID":3}`, false, 0, ""},
+		{"NoticeZero", `{"stateID":0}`, false, 0, ""},
+		{"NoticeNegative", `{"stateID":-4}`, false, 0, ""},
+		{"NoticeBadStateID", `{"stateID":1x}`, false, 0, ""},
+		{"NoticeEmptyStateID", `{"stateID":}`, false, 0, ""},
+		{"NoticeMoreFields", `{"stateID":3,"chat":{}}`, false, 0, ""},
 		{"BadStateID", `{"stateID":x,"record":{}}`, false, 0, ""},
 		{"EmptyStateID", `{"stateID":,"record":{}}`, false, 0, ""},
 		{"RecordNotObject", `{"stateID":3,"record":null}`, false, 0, ""},
@@ -33,15 +38,20 @@ func TestRecordEvent(t *testing.T) {
 			if ok && ev.Version() != tc.sid {
 				t.Fatalf("Version() = %d, want %d", ev.Version(), tc.sid)
 			}
+			if rec, err := ev.Load(); ok && tc.raw == "" && (rec != nil || err != nil) {
+				t.Fatalf("Load() of a notice = %v, %v; want no record", rec, err)
+			}
 		})
 	}
 }
 
 // FuzzRecordEvent: any payload on a match's channel (anyone may PUBLISH
 // there) is read without a panic, and what is accepted is the payload's own
-// stateID and record, untouched. Whether the record is valid JSON is left
-// to Event.Load, which reports it: checking here would scan every record.
+// positive stateID and record (none in a notice), untouched. Whether the
+// record is valid JSON is left to Event.Load, which reports it: checking
+// here would scan every record.
 func FuzzRecordEvent(f *testing.F) {
+	f.Add(`{"stateID":12}`)
 	f.Add(`{"stateID":12,"record":{"id":"m1"}}`)
 	f.Add(`{"chat":{"text":"hi"}}`)
 	f.Add(`{"stateID":-1,"record":{}}`)
@@ -50,16 +60,19 @@ func FuzzRecordEvent(f *testing.F) {
 		if !ok {
 			return
 		}
-		head, tail := `{"stateID":`, `,"record":`+string(ev.Raw)+`}`
-		if !strings.HasPrefix(payload, head) || !strings.HasSuffix(payload, tail) {
+		head, tail := `{"stateID":`, `}`
+		if len(ev.Raw) > 0 {
+			tail = `,"record":` + string(ev.Raw) + `}`
+			if ev.Raw[0] != '{' {
+				t.Fatalf("recordEvent(%q) accepted a record that is not an object: %q", payload, ev.Raw)
+			}
+		}
+		if !strings.HasPrefix(payload, head) || !strings.HasSuffix(payload, tail) || len(payload) < len(head)+len(tail) {
 			t.Fatalf("recordEvent(%q): raw %q is not the payload's record", payload, ev.Raw)
 		}
 		sid, err := strconv.ParseInt(payload[len(head):len(payload)-len(tail)], 10, 64)
-		if err != nil || sid != ev.StateID {
+		if err != nil || sid != ev.StateID || sid <= 0 {
 			t.Fatalf("recordEvent(%q): stateID %d is not the payload's (%d, %v)", payload, ev.StateID, sid, err)
-		}
-		if ev.Raw[0] != '{' {
-			t.Fatalf("recordEvent(%q) accepted a record that is not an object: %q", payload, ev.Raw)
 		}
 	})
 }

@@ -61,12 +61,31 @@ func TestKeyLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(msg.Payload, `{"stateID":2,"record":{`) {
-		t.Fatalf("event on %s = %.80s; want the stateID first", msg.Channel, msg.Payload)
+	if msg.Payload != `{"stateID":2}` {
+		t.Fatalf("event on %s = %.80s; want the notice {\"stateID\":2}", msg.Channel, msg.Payload)
 	}
-	var ev rooms.Event
-	if err := json.Unmarshal([]byte(msg.Payload), &ev); err != nil || ev.Record == nil || ev.Record.StateID != 2 || ev.Chat != nil {
-		t.Fatalf("event on %s = %.200s (%v); want {\"record\":…} at stateID 2", msg.Channel, msg.Payload, err)
+	// A second subscribed connection (another process's viewers): the
+	// event now carries the record, so neither has to read it.
+	raw2 := c.Subscribe(ctx, prefix+":{m1}:events")
+	t.Cleanup(func() { raw2.Close() })
+	if _, err := raw2.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, storetest.Next(next), next.StateID); err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range []*redis.PubSub{raw, raw2} {
+		msg, err := sub.ReceiveMessage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ev rooms.Event
+		if !strings.HasPrefix(msg.Payload, `{"stateID":3,"record":{`) {
+			t.Fatalf("event with two subscribers = %.80s; want the stateID, then the record", msg.Payload)
+		}
+		if err := json.Unmarshal([]byte(msg.Payload), &ev); err != nil || ev.Record == nil || ev.Record.StateID != 3 {
+			t.Fatalf("event with two subscribers = %.200s (%v); want the record at stateID 3", msg.Payload, err)
+		}
 	}
 	if keys, err := c.Keys(ctx, prefix+":*").Result(); err != nil || len(keys) != 2 {
 		t.Errorf("keys under %s: %v, %v; want the record and the index only", prefix, keys, err)

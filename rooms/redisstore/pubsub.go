@@ -322,25 +322,32 @@ func (h *hub) close() {
 	}
 }
 
-// recordEvent reads an update's event, {"stateID":N,"record":{…}}, without
-// decoding the record: subscribers decode it only if they need it.
+// recordEvent reads an update's event without decoding any record: the
+// notice {"stateID":N} that updateScript publishes, or
+// {"stateID":N,"record":{…}} with the record, as earlier versions of this
+// store published it (so this version follows their writes during a
+// rolling upgrade; they ignore notices); subscribers decode that record
+// only if they need it.
 func recordEvent(payload string) (rooms.Event, bool) {
 	const head, mid = `{"stateID":`, `,"record":`
 	if !strings.HasPrefix(payload, head) || !strings.HasSuffix(payload, "}") {
 		return rooms.Event{}, false
 	}
-	rest := payload[len(head):]
-	i := strings.Index(rest, mid)
-	if i <= 0 {
+	rest := payload[len(head) : len(payload)-1]
+	raw := ""
+	if i := strings.Index(rest, mid); i >= 0 {
+		rest, raw = rest[:i], rest[i+len(mid):]
+		if len(raw) == 0 || raw[0] != '{' {
+			return rooms.Event{}, false
+		}
+	}
+	sid, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || sid <= 0 {
 		return rooms.Event{}, false
 	}
-	sid, err := strconv.ParseInt(rest[:i], 10, 64)
-	if err != nil {
-		return rooms.Event{}, false
+	ev := rooms.Event{StateID: sid}
+	if raw != "" {
+		ev.Raw = json.RawMessage(raw)
 	}
-	raw := rest[i+len(mid) : len(rest)-1]
-	if len(raw) == 0 || raw[0] != '{' {
-		return rooms.Event{}, false
-	}
-	return rooms.Event{StateID: sid, Raw: json.RawMessage(raw)}, true
+	return ev, true
 }

@@ -29,7 +29,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if s.closed() {
 		return errClosed
 	}
-	data, err := json.Marshal(rec)
+	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
 		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
 	}
@@ -75,10 +75,11 @@ func decode(id string, data []byte) (*rooms.Record, error) {
 }
 
 // Update is one EVALSHA of updateScript: compare the stored stateID with
-// prev, write the record, renew the TTL and publish it to the match's
-// subscribers. rec.StateID must be greater than prev. rooms.ErrConflict if
-// the stored StateID differs, rooms.ErrNotFound if the record is gone; then
-// nothing changes. An ErrUnavailable error does not say whether the script
+// prev, write the record, renew the TTL and publish a notice of the new
+// stateID to the match's subscribers (see rooms.Event: a subscriber that
+// needs the record Gets it). rec.StateID must be greater than prev.
+// rooms.ErrConflict if the stored StateID differs, rooms.ErrNotFound if the
+// record is gone; then nothing changes. An ErrUnavailable error does not say whether the script
 // ran (the reply may be what was lost): re-read with Get.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
 	if err := checkRecord(rec); err != nil {
@@ -90,7 +91,7 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	if s.closed() {
 		return errClosed
 	}
-	data, err := json.Marshal(rec)
+	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
 		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
 	}

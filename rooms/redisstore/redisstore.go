@@ -114,8 +114,9 @@ func New(ctx context.Context, o Options) (*Store, error) {
 // match hash to the same Redis Cluster slot.
 func (s *Store) recKey(id string) string { return s.prefix + ":{" + id + "}:rec" }
 
-// eventsChannel is the pub/sub channel of a match's events (JSON of
-// rooms.Event), in the same slot as its record.
+// eventsChannel is the pub/sub channel of a match's events, in the same
+// slot as its record: Update's notices, {"stateID":N}, and chat events
+// (JSON of rooms.Event).
 func (s *Store) eventsChannel(id string) string { return s.prefix + ":{" + id + "}:events" }
 
 // indexKey is the sorted set of a game's match IDs scored by creation time

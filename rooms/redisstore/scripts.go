@@ -16,9 +16,15 @@ return 1
 `)
 
 // updateScript is the compare-and-set: it replaces the record only if the
-// stored stateID is ARGV[1], renews the TTL and publishes the event
-// {"stateID":<new stateID>,"record":<record JSON>} to the match's channel
-// (the stateID first, so subscribers read it without decoding the record).
+// stored stateID is ARGV[1], renews the TTL and publishes the event to the
+// match's channel. With one subscribed connection (usually the writer's
+// own process, whose room already has the record) the event is the notice
+// {"stateID":<new stateID>}; a subscriber that needs the record reads it
+// with HGET, and since the script wrote it before publishing, finds it (or
+// a later one). With more (viewers on other processes) it carries the
+// record, {"stateID":N,"record":<record JSON>}, which saves each of them
+// that read. PUBSUB NUMSUB counts this node's subscribers; on a Redis
+// Cluster others get the notice and read the record.
 // KEYS[1] record hash, KEYS[2] events channel.
 // ARGV[1] prev stateID, ARGV[2] new stateID, ARGV[3] record JSON, ARGV[4] TTL ms.
 // Returns 1 when updated, 0 when the record is missing, or the stored
@@ -29,7 +35,11 @@ if not sid then return 0 end
 if sid ~= ARGV[1] then return sid end
 redis.call('HSET', KEYS[1], 'sid', ARGV[2], 'rec', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PUBLISH', KEYS[2], '{"stateID":' .. ARGV[2] .. ',"record":' .. ARGV[3] .. '}')
+if redis.call('PUBSUB', 'NUMSUB', KEYS[2])[2] > 1 then
+  redis.call('PUBLISH', KEYS[2], '{"stateID":' .. ARGV[2] .. ',"record":' .. ARGV[3] .. '}')
+else
+  redis.call('PUBLISH', KEYS[2], '{"stateID":' .. ARGV[2] .. '}')
+end
 return 1
 `)
 

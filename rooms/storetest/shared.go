@@ -67,8 +67,8 @@ func testSharedEvents(t *testing.T, a, b rooms.Store) {
 	for i := range 5 {
 		writer := []rooms.Store{a, b}[i%2]
 		rec = update(t, writer, rec)
-		nextRecord(t, evA, rec)
-		nextRecord(t, evB, rec)
+		nextRecord(t, a, evA, rec)
+		nextRecord(t, b, evB, rec)
 	}
 	if err := b.Publish(context.Background(), "m1", chat("from b")); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -131,6 +132,10 @@ func testBadInput(t *testing.T, s rooms.Store) {
 	same.StateID = want.StateID
 	older := Next(want)
 	older.StateID = want.StateID - 1
+	badState := Next(want)
+	badState.State = json.RawMessage(`{"board":`)
+	newBadState := NewRecord("m2", "gomoku", 100)
+	newBadState.State = badState.State
 	cases := []struct {
 		name string
 		call func() error
@@ -144,6 +149,8 @@ func testBadInput(t *testing.T, s rooms.Store) {
 		{"UpdateNoID", func() error { return s.Update(ctx, noID, 0) }},
 		{"UpdateSameStateID", func() error { return s.Update(ctx, same, want.StateID) }},
 		{"UpdateOlderStateID", func() error { return s.Update(ctx, older, want.StateID) }},
+		{"CreateStateNotJSON", func() error { return s.Create(ctx, newBadState) }},
+		{"UpdateStateNotJSON", func() error { return s.Update(ctx, badState, want.StateID) }},
 		{"PublishEmpty", func() error { return s.Publish(ctx, "m1", rooms.Event{}) }},
 		{"PublishRecord", func() error { return s.Publish(ctx, "m1", rooms.Event{Record: Next(want)}) }},
 	}

@@ -1,0 +1,167 @@
+package rooms
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// This file writes JSON by hand, or splices bytes already encoded, where
+// json.Marshal shows in the profile of a move. Every writer here produces
+// the bytes json.Marshal would (tests compare them over random input), but
+// EncodeRecord keeps a state that is not in json.Marshal's form as it is.
+
+// appendString appends s as json.Marshal encodes a string. Strings of
+// printable ASCII that need no escape (player IDs, most phase and stage
+// names) are copied; any other goes through json.Marshal, which escapes
+// quotes, control characters, <, >, &, U+2028, U+2029 and invalid UTF-8.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return append(b, mustMarshal(s)...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendWireCtx appends the JSON of r.wireCtx(st), exactly as json.Marshal
+// writes it, without building the Ctx: activePlayers' keys are sorted as
+// strings, as encoding/json sorts map keys.
+func (r *Record) appendWireCtx(b []byte, st games.Status) []byte {
+	b = append(b, `{"numPlayers":`...)
+	b = strconv.AppendInt(b, int64(r.NumPlayers), 10)
+	b = append(b, `,"playOrder":[`...)
+	for i := range r.NumPlayers {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, games.PlayerID(i))
+	}
+	b = append(b, `],"currentPlayer":`...)
+	if st.Current >= 0 {
+		b = appendString(b, games.PlayerID(st.Current))
+	} else {
+		b = append(b, `""`...)
+	}
+	b = append(b, `,"activePlayers":`...)
+	if st.Active == nil {
+		b = append(b, `null`...)
+	} else {
+		var buf [8]int
+		seats := buf[:0]
+		for seat := range st.Active {
+			seats = append(seats, seat)
+		}
+		slices.SortFunc(seats, func(x, y int) int {
+			return strings.Compare(games.PlayerID(x), games.PlayerID(y))
+		})
+		b = append(b, '{')
+		for i, seat := range seats {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, games.PlayerID(seat))
+			b = append(b, ':')
+			b = appendString(b, st.Active[seat])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"phase":`...)
+	b = appendString(b, st.Phase)
+	b = append(b, `,"turn":`...)
+	b = strconv.AppendInt(b, int64(st.Turn), 10)
+	b = append(b, `,"started":`...)
+	b = strconv.AppendBool(b, r.started())
+	b = append(b, `,"gameover":`...)
+	if r.Gameover == nil {
+		b = append(b, `null`...)
+	} else {
+		// Set only once the game is over; json.Marshal compacts and
+		// escapes it as it does inside the Ctx.
+		b = append(b, mustMarshal(r.Gameover)...)
+	}
+	return append(b, '}')
+}
+
+// recordHead and recordTail are Record's fields before State and after
+// Log, with the same JSON names, for EncodeRecord; TestRecordMirrors keeps
+// them in step with Record.
+type recordHead struct {
+	ID         string          `json:"id"`
+	Game       string          `json:"game"`
+	NumPlayers int             `json:"numPlayers"`
+	SetupData  json.RawMessage `json:"setupData,omitempty"`
+	Unlisted   bool            `json:"unlisted"`
+	CreatedAt  int64           `json:"createdAt"`
+	UpdatedAt  int64           `json:"updatedAt"`
+	StateID    int64           `json:"stateID"`
+	Seq        int64           `json:"seq"`
+	Seats      []Seat          `json:"seats"`
+}
+
+type recordTail struct {
+	Gameover    json.RawMessage `json:"gameover,omitempty"`
+	NextMatchID string          `json:"nextMatchID,omitempty"`
+	Options     Options         `json:"options"`
+}
+
+// recordPieces are what the room knows of a record it writes: its log's
+// encoding, made for the state messages anyway, and that its State is
+// valid JSON. They apply only while the record still holds the very slices
+// they were made for, so a copy of the record whose Log or State was
+// replaced does not use them.
+type recordPieces struct {
+	log   []byte              // the JSON of logOf, as json.Marshal writes it
+	logOf []protocol.LogEntry // the Log that log encodes
+	state json.RawMessage     // a State known to be valid JSON
+}
+
+// sameSlice reports whether a and b are the same elements of the same array.
+func sameSlice[E any](a, b []E) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// EncodeRecord returns rec's JSON as the stores keep it: json.Marshal(rec),
+// written faster when rec carries the room's pieces. Then rec.State is
+// copied as it is, where json.Marshal would check and compact it byte by
+// byte, and the log's encoding is the one the room made for its state
+// messages. The bytes are the same as json.Marshal's as long as the state
+// is in the form json.Marshal writes, as a game's state always is; in any
+// case they decode to a record equal to rec.
+func EncodeRecord(rec *Record) ([]byte, error) {
+	p := rec.pieces
+	if p == nil || len(rec.State) == 0 || !sameSlice(p.state, rec.State) || !sameSlice(p.logOf, rec.Log) {
+		return json.Marshal(rec)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, 256+160*len(rec.Seats)+len(rec.State)+len(p.log)+len(rec.SetupData)+len(rec.Gameover)))
+	enc := json.NewEncoder(buf)
+	err := enc.Encode(recordHead{
+		ID: rec.ID, Game: rec.Game, NumPlayers: rec.NumPlayers, SetupData: rec.SetupData,
+		Unlisted: rec.Unlisted, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
+		StateID: rec.StateID, Seq: rec.Seq, Seats: rec.Seats,
+	})
+	if err != nil {
+		return nil, err
+	}
+	buf.Truncate(buf.Len() - 2) // the closing brace and Encode's newline
+	buf.WriteString(`,"state":`)
+	buf.Write(rec.State)
+	if len(rec.Log) > 0 { // omitempty
+		buf.WriteString(`,"log":`)
+		buf.Write(p.log)
+	}
+	tail := buf.Len()
+	if err := enc.Encode(recordTail{Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Options: rec.Options}); err != nil {
+		return nil, err
+	}
+	b := buf.Bytes()
+	b[tail] = ',' // the tail's opening brace: it always holds options
+	return b[:len(b)-1], nil
+}

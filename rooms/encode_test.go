@@ -1,0 +1,256 @@
+package rooms
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// randomString returns strings a game might name phases and stages with,
+// and some that need escaping, including invalid UTF-8.
+func randomString(rng *rand.Rand) string {
+	if rng.IntN(3) == 0 {
+		return []string{"", "play", "main", "discard", "pass-3", "选择", "<b>", "a&b", "q\"q",
+			"back\\slash", "tab\t", "\x00", "\x7f", "\xff", "a\u2028b", "\u2029", "é", "\xe2\x80"}[rng.IntN(18)]
+	}
+	b := make([]byte, rng.IntN(12))
+	for i := range b {
+		if rng.IntN(8) == 0 {
+			b[i] = byte(rng.IntN(256))
+		} else {
+			b[i] = byte(0x20 + rng.IntN(0x60))
+		}
+	}
+	return string(b)
+}
+
+func TestAppendString(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		s := randomString(rng)
+		want, _ := json.Marshal(s)
+		if got := appendString([]byte("x"), s); !bytes.Equal(got, append([]byte("x"), want...)) {
+			t.Fatalf("appendString(%q) = %s, want x%s", s, got, want)
+		}
+	}
+}
+
+// TestWireCtxMatchesJSON compares appendWireCtx with json.Marshal of
+// wireCtx over random records and statuses: any number of seats, taken or
+// not, no current player, nil, empty and crowded activePlayers (seat 10
+// sorts before seat 2), names needing escapes, gameover unset or set, in
+// canonical form or not.
+func TestWireCtxMatchesJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gameovers := []json.RawMessage{nil, json.RawMessage(`{"winner":"0","reason":"five"}`),
+		json.RawMessage(`{"draw":true}`), json.RawMessage("{ \"winner\" : \"<1>\",\n \"detail\": [1, 2] }"),
+		json.RawMessage(`null`)}
+	for range 20000 {
+		rec := &Record{NumPlayers: rng.IntN(13), Gameover: gameovers[rng.IntN(len(gameovers))]}
+		for range rec.NumPlayers {
+			var s Seat
+			switch rng.IntN(3) {
+			case 0:
+				s.CredHash = "h"
+			case 1:
+				s.Bot = "easy"
+			}
+			rec.Seats = append(rec.Seats, s)
+		}
+		st := games.Status{Phase: randomString(rng), Turn: rng.IntN(200) - 5, Current: rng.IntN(rec.NumPlayers+2) - 1}
+		switch rng.IntN(3) {
+		case 0: // nil: only Current moves
+		case 1:
+			st.Active = map[int]string{}
+		case 2:
+			st.Active = map[int]string{}
+			for range rng.IntN(14) {
+				st.Active[rng.IntN(14)-1] = randomString(rng)
+			}
+		}
+		want, err := json.Marshal(rec.wireCtx(st))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.appendWireCtx(nil, st); !bytes.Equal(got, want) {
+			t.Fatalf("status %+v, %d seats:\n got %s\nwant %s", st, rec.NumPlayers, got, want)
+		}
+	}
+}
+
+// randomRecord returns a record with every field a store keeps set at
+// random, and every json.RawMessage in the form json.Marshal writes
+// (compact, HTML-escaped), so that it equals its own JSON round trip.
+func randomRecord(rng *rand.Rand) *Record {
+	// JSON would replace invalid UTF-8: a record must not hold any.
+	randomString := func(rng *rand.Rand) string { return strings.ToValidUTF8(randomString(rng), "?") }
+	rec := &Record{
+		ID: randomString(rng), Game: randomString(rng), NumPlayers: rng.IntN(6),
+		Unlisted: rng.IntN(2) == 0, CreatedAt: rng.Int64N(1 << 42), UpdatedAt: rng.Int64N(1 << 42),
+		StateID: rng.Int64N(1000) + 1, Seq: rng.Int64N(1000) + 1,
+		Options: Options{GraceMs: rng.Int64N(100_000), BotDelayMs: rng.Int64N(1000), Seed: rng.Uint64()},
+	}
+	if rng.IntN(2) == 0 {
+		rec.SetupData = json.RawMessage(`{"size":15,"rule":"\u003crenju\u003e"}`)
+	}
+	if rng.IntN(3) == 0 {
+		rec.Gameover = json.RawMessage(`{"winner":"1","detail":{"line":[[1,2],[2,3]]}}`)
+	}
+	if rng.IntN(2) == 0 {
+		rec.NextMatchID = randomString(rng)
+	}
+	for range rec.NumPlayers {
+		s := Seat{Name: randomString(rng), Connected: rng.IntN(3), AwaySince: rng.Int64N(3) * 1_764_000_000_000,
+			Left: rng.IntN(4) == 0, Autoplay: rng.IntN(4) == 0}
+		switch rng.IntN(3) {
+		case 0:
+			s.CredHash = strings.Repeat("0f", 32)
+		case 1:
+			s.Bot = "hard"
+		}
+		if rng.IntN(3) == 0 {
+			s.Data = json.RawMessage(`{"team":2,"color":"#\u003cred\u003e"}`)
+		}
+		rec.Seats = append(rec.Seats, s)
+	}
+	rec.State = mustMarshal(map[string]any{"board": randomString(rng), "n": rng.IntN(100), "x": []string{randomString(rng)}})
+	for range rng.IntN(maxLog + 1) {
+		e := randomEntry(rng)
+		e.Move, e.Text = strings.ToValidUTF8(e.Move, "?"), strings.ToValidUTF8(e.Text, "?")
+		if len(e.Args) > 0 {
+			e.Args = mustMarshal(e.Args)
+		} else {
+			e.Args = nil
+		}
+		rec.appendLog(e)
+	}
+	if rng.IntN(8) == 0 {
+		rec.Log = []protocol.LogEntry{} // as omitted as nil
+	}
+	return rec
+}
+
+// decodeRecord decodes b as a store's Get does.
+func decodeRecord(t *testing.T, b []byte) *Record {
+	t.Helper()
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return &rec
+}
+
+// sameRecord compares records as the store suite does, ignoring the
+// room's pieces (never stored) and what JSON cannot tell apart (an empty
+// log and none).
+func sameRecord(t *testing.T, what string, got, want *Record) {
+	t.Helper()
+	w := *want
+	w.pieces = nil
+	if len(w.Log) == 0 {
+		w.Log = nil
+	}
+	if !reflect.DeepEqual(got, &w) {
+		t.Fatalf("%s: records differ\n got %+v\nwant %+v", what, got, &w)
+	}
+}
+
+// TestEncodeRecord: EncodeRecord gives exactly json.Marshal's bytes for
+// records whose state is in json.Marshal's form, with or without the
+// room's pieces, and with pieces that belong to another log or state (a
+// copy of a record whose Log or State was replaced).
+func TestEncodeRecord(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var c wireCache
+	for i := range 3000 {
+		rec := randomRecord(rng)
+		want, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch i % 3 {
+		case 1: // the room's pieces, as commit makes them
+			rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State}
+		case 2: // stale pieces: another record's
+			other := randomRecord(rng)
+			rec.pieces = &recordPieces{log: c.log(other), logOf: other.Log, state: other.State}
+		}
+		got, err := EncodeRecord(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("record %d:\n got %s\nwant %s", i, got, want)
+		}
+		sameRecord(t, "decoded", decodeRecord(t, got), rec)
+	}
+}
+
+// TestEncodeRecordState: with the room's pieces, a state that is valid
+// JSON in another form than json.Marshal's is kept as it is, so the record
+// decodes to one equal to rec, state bytes and all. Without them, a state
+// that is not JSON is refused, and no state is null, as json.Marshal has
+// it.
+func TestEncodeRecordState(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var c wireCache
+	for _, state := range []string{"{ \"board\" : [1, 2],\n\t\"note\": \"<b>&\" }", `7`, `"\u00e9"`, `[ ]`, `null`} {
+		rec := randomRecord(rng)
+		rec.State = json.RawMessage(state)
+		rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State}
+		got, err := EncodeRecord(rec)
+		if err != nil {
+			t.Fatalf("state %q: %v", state, err)
+		}
+		sameRecord(t, "state "+state, decodeRecord(t, got), rec)
+	}
+	for _, state := range []string{"", "{", `{"a":}`, "nul", "[1,]", "\xff", `{"a":1} x`} {
+		rec := randomRecord(rng)
+		rec.State = json.RawMessage(state)
+		if got, err := EncodeRecord(rec); err == nil {
+			t.Fatalf("state %q accepted: %s", state, got)
+		}
+	}
+	rec := randomRecord(rng)
+	rec.State = nil
+	rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log}
+	want, _ := json.Marshal(rec)
+	if got, err := EncodeRecord(rec); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("no state: %s, %v; want %s", got, err, want)
+	}
+}
+
+// TestRecordMirrors: recordHead, State, Log and recordTail are Record's
+// fields in order, with the same types and tags; pieces is the only other.
+func TestRecordMirrors(t *testing.T) {
+	type field struct {
+		name string
+		typ  reflect.Type
+		tag  reflect.StructTag
+	}
+	fields := func(v any) []field {
+		var out []field
+		for f := range reflect.TypeOf(v).Fields() {
+			out = append(out, field{f.Name, f.Type, f.Tag})
+		}
+		return out
+	}
+	rec := fields(Record{})
+	var mirror []field
+	mirror = append(mirror, fields(recordHead{})...)
+	for _, name := range []string{"State", "Log"} {
+		f, _ := reflect.TypeFor[Record]().FieldByName(name)
+		mirror = append(mirror, field{f.Name, f.Type, f.Tag})
+	}
+	mirror = append(mirror, fields(recordTail{})...)
+	mirror = append(mirror, rec[len(rec)-1])
+	if !reflect.DeepEqual(rec, mirror) || rec[len(rec)-1].name != "pieces" {
+		t.Fatalf("Record's fields\n%v\nare not recordHead, State, Log, recordTail, pieces:\n%v", rec, mirror)
+	}
+}
