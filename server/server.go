@@ -54,6 +54,7 @@ type Server struct {
 	conns    map[*conn]struct{} // live WebSockets, for draining; guarded by mu
 	closing  bool               // guarded by mu
 	stopPing chan struct{}      // closed by Shutdown
+	workers  *workers           // goroutines for connections' writes and reads
 }
 
 // New builds the server and its routes.
@@ -66,6 +67,7 @@ func New(cfg Config) *Server {
 	}
 	cfg.WS = cfg.WS.withDefaults()
 	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}, stopPing: make(chan struct{})}
+	s.workers = newWorkers(s.stopPing, s.log)
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics(cfg.Registry)
 	}

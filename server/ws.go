@@ -31,11 +31,12 @@ const maxStrikes = 200
 
 var writePool sync.Pool // shared write buffers: idle connections hold none
 
-// conn is one WebSocket. One goroutine reads it; writes, the close frame
-// included, come from one writer goroutine at a time, which runs only while
-// frames are queued (gorilla's one-reader/one-writer rule; pings come from
-// the server-wide sweep, which gorilla allows concurrently). An idle
-// connection thus holds one goroutine and no queue. It is the rooms.Sink
+// conn is one WebSocket. One goroutine reads it at a time; writes, the
+// close frame included, come from one writer at a time, a task on the
+// server's workers that runs only while frames are queued (gorilla's
+// one-reader/one-writer rule; pings come from the server-wide sweep, which
+// gorilla allows concurrently). An idle connection thus holds one
+// goroutine, on the smallest stack (wsidle.go), and no queue. It is the rooms.Sink
 // of its viewer.
 type conn struct {
 	s    *Server
@@ -80,7 +81,7 @@ func (c *conn) queued() int {
 func (c *conn) startWriter() {
 	if !c.writing {
 		c.writing = true
-		go c.writer()
+		c.s.workers.Go(c.writer)
 	}
 }
 
@@ -269,8 +270,8 @@ type session struct {
 
 // serve reads the connection's messages after the hello until it ends.
 // Where it can, it waits for each message shallowly and reads and handles
-// it on a short-lived goroutine (wsidle.go), so an idle connection holds
-// the smallest stack.
+// it as a task on the server's workers (wsidle.go), so an idle connection
+// holds the smallest stack.
 func (c *conn) serve(ss *session) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -287,7 +288,7 @@ func (c *conn) serve(ss *session) {
 	defer c.nc.release()
 	for c.waitShallow() {
 		ok := make(chan bool, 1)
-		go func() { ok <- c.next(ss) }()
+		c.s.workers.Go(func() { ok <- c.next(ss) })
 		if !<-ok {
 			return
 		}

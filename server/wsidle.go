@@ -17,7 +17,8 @@ import (
 // never shrunk while it is that deep). So a connection waits for its next
 // bytes in a shallow call instead (idleConn.fill: one raw read through the
 // poller, into a pooled buffer), which fits the smallest stack, and reads
-// and handles a message on a short-lived goroutine that exits when done.
+// and handles a message as a task on the server's workers (workers.go),
+// reused goroutines whose stacks have grown already.
 // The pings and pongs that make up an idle connection's traffic are
 // handled in the shallow wait itself.
 //
