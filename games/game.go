@@ -58,6 +58,11 @@ type Info struct {
 	SetupOptions map[string]SetupOption `json:"setupOptions"`
 	Moves        []MoveSpec             `json:"-"`
 	Bots         []string               `json:"bots"` // levels, easiest first
+	// PublicView says View does not depend on the viewer: every seat and
+	// every spectator sees the same (a game with no hidden information).
+	// The room then encodes one view per change instead of one per seat.
+	// The conformance suite checks it.
+	PublicView bool `json:"-"`
 }
 
 // Move looks up a move's spec by name.

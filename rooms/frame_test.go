@@ -24,7 +24,7 @@ func TestFrameMatchesJSON(t *testing.T) {
 	rec := &Record{ID: "m-\"1\"", Game: "gomoku", NumPlayers: 2, StateID: 9, Seq: 2,
 		Seats: []Seat{{Name: "Ann <&>", CredHash: "h", Connected: 1}, {Bot: "hard", Name: "Bot"}},
 		Log:   []protocol.LogEntry{{Turn: 1, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)}}}
-	r := &room{id: rec.ID, rec: rec, st: st}
+	r := &room{id: rec.ID, rec: rec, st: st, game: gomoku.Game}
 	f := r.frame()
 	ack := int64(41)
 	for _, seat := range []int{games.Spectator, 0, 1} {
@@ -54,7 +54,7 @@ func BenchmarkFrameEncode(b *testing.B) {
 	for i := 0; i < maxLog; i++ {
 		rec.appendLog(protocol.LogEntry{Turn: i, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)})
 	}
-	r := &room{id: rec.ID, rec: rec, st: st}
+	r := &room{id: rec.ID, rec: rec, st: st, game: gomoku.Game}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		f := r.frame()
@@ -71,7 +71,7 @@ func TestFrameCacheFollowsChanges(t *testing.T) {
 	st, _ := gomoku.Game.Setup(2, nil, 1)
 	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, StateID: 4, Seq: 1,
 		Seats: []Seat{{Name: "Ann", CredHash: "h"}, {Name: "Bob", CredHash: "k"}}}
-	r := &room{id: rec.ID, rec: rec, st: st}
+	r := &room{id: rec.ID, rec: rec, st: st, game: gomoku.Game}
 	check := func(step string) {
 		t.Helper()
 		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.Seq,

@@ -145,10 +145,13 @@ type frame struct {
 	head  []byte // {"type":"state","matchID":…,"stateID":N
 	tail  []byte // ,"ctx":…,"players":…,"log":…,"you":
 	views map[int][]byte
+	// public: the game's view is the same for every viewer
+	// (games.Info.PublicView).
+	public bool
 }
 
 func (r *room) frame() *frame {
-	f := &frame{r: r, views: map[int][]byte{}}
+	f := &frame{r: r, views: map[int][]byte{}, public: r.game.Info().PublicView}
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)
 	f.head = append(f.head, `,"stateID":`...)
@@ -166,10 +169,14 @@ func (r *room) frame() *frame {
 }
 
 func (f *frame) encode(seat int, ack *int64) []byte {
-	g, ok := f.views[seat]
+	viewer := seat
+	if f.public {
+		viewer = games.Spectator // the same view for all: encode it once
+	}
+	g, ok := f.views[viewer]
 	if !ok {
-		g = mustMarshal(f.r.st.View(seat))
-		f.views[seat] = g
+		g = mustMarshal(f.r.st.View(viewer))
+		f.views[viewer] = g
 	}
 	b := make([]byte, 0, len(f.head)+len(g)+len(f.tail)+32)
 	b = append(b, f.head...)

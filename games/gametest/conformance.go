@@ -76,7 +76,7 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 	var steps []step
 	ended := false
 	for len(steps) < o.MaxMoves {
-		checkViews(t, st, n, o.SecretWords)
+		checkViews(t, st, n, o.SecretWords, g.Info().PublicView)
 		checkRoundTrip(t, g, st)
 		status := st.Status()
 		if status.Outcome != nil {
@@ -166,8 +166,9 @@ func checkRefusals(t *testing.T, st games.State, seat int, moves []games.MoveSpe
 	}
 }
 
-func checkViews(t *testing.T, st games.State, n int, secretWords []string) {
+func checkViews(t *testing.T, st games.State, n int, secretWords []string, public bool) {
 	words := append([]string{"secret"}, secretWords...)
+	var first []byte
 	for viewer := games.Spectator; viewer < n; viewer++ {
 		b, err := json.Marshal(st.View(viewer))
 		if err != nil {
@@ -175,6 +176,11 @@ func checkViews(t *testing.T, st games.State, n int, secretWords []string) {
 		}
 		if err := CheckView(b, viewer, words); err != nil {
 			t.Fatalf("view for %d: %v\n%s", viewer, err, b)
+		}
+		if first == nil {
+			first = b
+		} else if public && !bytes.Equal(b, first) {
+			t.Fatalf("Info.PublicView is set, but seat %d's view differs from the spectator's:\n%s\n%s", viewer, b, first)
 		}
 	}
 }

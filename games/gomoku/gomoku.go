@@ -76,6 +76,8 @@ var info = games.Info{
 		},
 	},
 	Bots: []string{"easy", "normal", "hard"},
+	// Nothing is hidden in Gomoku: one view serves every seat.
+	PublicView: true,
 }
 
 // Info describes gomoku for the catalog.
