@@ -105,6 +105,12 @@ func TestServerRefusals(t *testing.T) {
 		t.Fatalf("first move: %v", err)
 	}
 	waitFor(t, white, "it is my turn", myTurn(white))
+	// Each connection's Latest must be the current state before a refusal,
+	// so that Sync afterwards shows the refusal changed nothing.
+	afterFirst := func(st *protocol.State) bool { return st.StateID >= 2 }
+	for _, c := range []*client.Conn{black, spec} {
+		waitFor(t, c, "the first move", afterFirst)
+	}
 	tests := []struct {
 		name string
 		conn *client.Conn
