@@ -91,7 +91,6 @@ func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int
 func (r *room) successor(seat int, name string, args json.RawMessage, before games.Status, next games.State) (*Record, error) {
 	nr := *r.rec
 	nr.Seats = append([]Seat(nil), r.rec.Seats...)
-	nr.Log = append(make([]protocol.LogEntry, 0, len(r.rec.Log)+1), r.rec.Log...)
 	state, err := next.MarshalJSON()
 	if err != nil {
 		return nil, err
@@ -102,7 +101,9 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	if spec, _ := r.game.Info().Move(name); !spec.SecretArgs && string(args) != "[]" {
 		entry.Args = args
 	}
-	nr.appendLog(entry)
+	// The newest maxLog entries, copied once into a slice of their own.
+	old := r.rec.Log[max(0, len(r.rec.Log)+1-maxLog):]
+	nr.Log = append(append(make([]protocol.LogEntry, 0, len(old)+1), old...), entry)
 	if out := next.Status().Outcome; out != nil {
 		if nr.Gameover, err = json.Marshal(out); err != nil {
 			return nil, err
@@ -141,10 +142,11 @@ func (r *room) sendState(v *Viewer, ack *int64) {
 // change; encode splices in each viewer's view, ack and seat, producing
 // exactly what json.Marshal(protocol.State) would (a test checks).
 type frame struct {
-	r     *room
-	head  []byte // {"type":"state","matchID":…,"stateID":N
-	tail  []byte // ,"ctx":…,"players":…,"log":…,"you":
-	views map[int][]byte
+	r            *room
+	head         []byte // {"type":"state","matchID":…,"stateID":N
+	ctx          []byte // the JSON of ctx, players and log, spliced in by encode
+	players, log []byte
+	views        map[int][]byte
 	// public: the game's view is the same for every viewer
 	// (games.Info.PublicView).
 	public bool
@@ -156,15 +158,8 @@ func (r *room) frame() *frame {
 	f.head = append(f.head, mustMarshal(r.id)...)
 	f.head = append(f.head, `,"stateID":`...)
 	f.head = strconv.AppendInt(f.head, r.rec.Seq, 10)
-	players, log := r.wire.players(r.rec), r.wire.log(r.rec)
-	f.tail = make([]byte, 0, len(players)+len(log)+256) // ctx is about 150-250 bytes
-	f.tail = append(f.tail, `,"ctx":`...)
-	f.tail = r.rec.appendWireCtx(f.tail, r.st.Status())
-	f.tail = append(f.tail, `,"players":`...)
-	f.tail = append(f.tail, players...)
-	f.tail = append(f.tail, `,"log":`...)
-	f.tail = append(f.tail, log...)
-	f.tail = append(f.tail, `,"you":`...)
+	f.players, f.log = r.wire.players(r.rec), r.wire.log(r.rec)
+	f.ctx = r.rec.appendWireCtx(make([]byte, 0, 256), r.st.Status()) // about 150-250 bytes
 	return f
 }
 
@@ -178,7 +173,7 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 		g = mustMarshal(f.r.st.View(viewer))
 		f.views[viewer] = g
 	}
-	b := make([]byte, 0, len(f.head)+len(g)+len(f.tail)+32)
+	b := make([]byte, 0, len(f.head)+len(g)+len(f.ctx)+len(f.players)+len(f.log)+80)
 	b = append(b, f.head...)
 	if ack != nil {
 		b = append(b, `,"ack":`...)
@@ -186,7 +181,13 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 	}
 	b = append(b, `,"G":`...)
 	b = append(b, g...)
-	b = append(b, f.tail...)
+	b = append(b, `,"ctx":`...)
+	b = append(b, f.ctx...)
+	b = append(b, `,"players":`...)
+	b = append(b, f.players...)
+	b = append(b, `,"log":`...)
+	b = append(b, f.log...)
+	b = append(b, `,"you":`...)
 	if seat >= 0 {
 		b = append(b, '"')
 		b = strconv.AppendInt(b, int64(seat), 10)

@@ -9,13 +9,15 @@
 #   clients/loadgen/bench.sh redis 8094 -redis redis://127.0.0.1:6379/0
 #
 # Results go to $OUT/NAME (default /tmp/bench/NAME). DUR sets each run's
-# length (default 20s); CHAGUAN and LOADGEN the binaries.
+# length (default 20s); CHAGUAN and LOADGEN the binaries. The server's
+# per-connection rate limit is lifted (-ws-rate 1000) and the seats are not
+# paced (-seat-rate 0): these are saturation runs.
 set -u
 name=$1; port=$2; shift 2
 out=${OUT:-/tmp/bench}/$name; mkdir -p "$out"
 url=http://127.0.0.1:$port
 chaguan=${CHAGUAN:-/tmp/chaguan}; loadgen=${LOADGEN:-/tmp/loadgen}
-"$chaguan" -addr 127.0.0.1:$port -pprof -log-level warn "$@" > "$out/server.log" 2>&1 &
+"$chaguan" -addr 127.0.0.1:$port -pprof -log-level warn -ws-rate 1000 -ws-burst 1000 "$@" > "$out/server.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null' EXIT
 for _ in $(seq 50); do curl -sf $url/healthz > /dev/null && break; sleep 0.2; done
@@ -25,7 +27,7 @@ for n in 1 100 1000; do
   sleep 3
   redis-cli info commandstats > "$out/cmdstats-before-$n"
   redis-cli info cpu > "$out/rediscpu-before-$n"
-  "$loadgen" -url $url -matches $n -duration "${DUR:-20s}" -json > "$out/run-$n.json" &
+  "$loadgen" -url $url -matches $n -duration "${DUR:-20s}" -seat-rate 0 -json > "$out/run-$n.json" &
   lg=$!
   if [ $n = 1000 ]; then
     sleep 8
