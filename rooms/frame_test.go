@@ -77,7 +77,8 @@ func TestFrameCacheFollowsChanges(t *testing.T) {
 		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.Seq,
 			G: mustMarshal(r.st.View(0)), Ctx: r.rec.wireCtx(r.st.Status()), Players: r.rec.players(),
 			Log: append([]protocol.LogEntry{}, r.rec.Log...), You: "0"})
-		if got := r.frame().encode(0, nil); !bytes.Equal(got, want) {
+		f := r.frame()
+		if got := f.encode(0, nil); !bytes.Equal(got, want) {
 			t.Fatalf("%s:\n got %s\nwant %s", step, got, want)
 		}
 	}

@@ -119,23 +119,55 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 		return
 	}
 	f := r.frame()
-	cache := map[int][]byte{}
+	var sent seatCache // the message of each seat, for its other viewers
 	for v := range r.viewers {
 		if v == mover {
 			r.send(v, f.encode(v.seat, ack))
 			continue
 		}
-		b, ok := cache[v.seat]
+		b, ok := sent.get(v.seat)
 		if !ok {
 			b = f.encode(v.seat, nil)
-			cache[v.seat] = b
+			sent.put(v.seat, b)
 		}
 		r.send(v, b)
 	}
 }
 
 func (r *room) sendState(v *Viewer, ack *int64) {
-	r.send(v, r.frame().encode(v.seat, ack))
+	f := r.frame()
+	r.send(v, f.encode(v.seat, ack))
+}
+
+// seatCache maps seats (and games.Spectator) to encoded bytes without a
+// map for the usual handful of seats.
+type seatCache struct {
+	n     int
+	seats [4]int
+	vals  [4][]byte
+	more  map[int][]byte // the seats beyond the first four
+}
+
+func (c *seatCache) get(seat int) ([]byte, bool) {
+	for i := range c.n {
+		if c.seats[i] == seat {
+			return c.vals[i], true
+		}
+	}
+	b, ok := c.more[seat]
+	return b, ok
+}
+
+func (c *seatCache) put(seat int, b []byte) {
+	if c.n < len(c.seats) {
+		c.seats[c.n], c.vals[c.n] = seat, b
+		c.n++
+		return
+	}
+	if c.more == nil {
+		c.more = map[int][]byte{}
+	}
+	c.more[seat] = b
 }
 
 // frame holds what every viewer's state message shares, encoded once per
@@ -146,14 +178,15 @@ type frame struct {
 	head         []byte // {"type":"state","matchID":…,"stateID":N
 	ctx          []byte // the JSON of ctx, players and log, spliced in by encode
 	players, log []byte
-	views        map[int][]byte
+	views        seatCache // each viewer's encoded G
 	// public: the game's view is the same for every viewer
 	// (games.Info.PublicView).
 	public bool
 }
 
-func (r *room) frame() *frame {
-	f := &frame{r: r, views: map[int][]byte{}, public: r.game.Info().PublicView}
+func (r *room) frame() frame {
+	f := frame{r: r, public: r.game.Info().PublicView}
+	f.head = make([]byte, 0, 64+len(r.id))
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)
 	f.head = append(f.head, `,"stateID":`...)
@@ -168,10 +201,10 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 	if f.public {
 		viewer = games.Spectator // the same view for all: encode it once
 	}
-	g, ok := f.views[viewer]
+	g, ok := f.views.get(viewer)
 	if !ok {
 		g = mustMarshal(f.r.st.View(viewer))
-		f.views[viewer] = g
+		f.views.put(viewer, g)
 	}
 	b := make([]byte, 0, len(f.head)+len(g)+len(f.ctx)+len(f.players)+len(f.log)+80)
 	b = append(b, f.head...)

@@ -51,3 +51,23 @@ func TestSuccessorLog(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatCache: entries for any number of seats, the spectator included,
+// come back as they were put.
+func TestSeatCache(t *testing.T) {
+	var c seatCache
+	for seat := games.Spectator; seat < 9; seat++ {
+		if _, ok := c.get(seat); ok {
+			t.Fatalf("seat %d found before it was put", seat)
+		}
+		c.put(seat, []byte(fmt.Sprint(seat)))
+	}
+	for seat := games.Spectator; seat < 9; seat++ {
+		if b, ok := c.get(seat); !ok || string(b) != fmt.Sprint(seat) {
+			t.Fatalf("seat %d: %q, %v", seat, b, ok)
+		}
+	}
+	if _, ok := c.get(9); ok {
+		t.Fatal("seat 9 found, never put")
+	}
+}
