@@ -72,18 +72,9 @@ type reply struct {
 // server shuts down), a refused hello a *MoveError (e.g. "unauthorized").
 // Dial waits at most 10 s for the first state, less if ctx ends sooner.
 func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials string) (*Conn, error) {
-	u, err := WebSocketURL(baseURL, game, matchID)
+	ws, err := DialWebSocket(ctx, baseURL, game, matchID)
 	if err != nil {
 		return nil, err
-	}
-	ws, resp, err := websocket.DefaultDialer.DialContext(ctx, u, nil)
-	if err != nil {
-		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
-			// The server answered the upgrade with an error body.
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-			err = apiError(resp.StatusCode, body)
-		}
-		return nil, fmt.Errorf("chaguan: dial %s: %w", u, err)
 	}
 	c := &Conn{
 		ws:       ws,
@@ -120,6 +111,26 @@ func Dial(ctx context.Context, baseURL, game, matchID, playerID, credentials str
 		return nil, fmt.Errorf("chaguan: hello: %w", err)
 	}
 	return c, nil
+}
+
+// DialWebSocket opens match matchID's WebSocket and nothing more (no
+// hello): for clients that speak the protocol themselves. A refused
+// upgrade returns an *APIError from the server's error body.
+func DialWebSocket(ctx context.Context, baseURL, game, matchID string) (*websocket.Conn, error) {
+	u, err := WebSocketURL(baseURL, game, matchID)
+	if err != nil {
+		return nil, err
+	}
+	ws, resp, err := websocket.DefaultDialer.DialContext(ctx, u, nil)
+	if err != nil {
+		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
+			// The server answered the upgrade with an error body.
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+			err = apiError(resp.StatusCode, body)
+		}
+		return nil, fmt.Errorf("chaguan: dial %s: %w", u, err)
+	}
+	return ws, nil
 }
 
 // WebSocketURL turns http(s)://host/base into ws(s)://host/base/games/{g}/{id}/ws,

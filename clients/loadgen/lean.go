@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -59,17 +58,9 @@ type leanConn struct {
 // context.DeadlineExceeded, all wrapped, so errKind counts them as the full
 // client's.
 func dialLean(ctx context.Context, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
-	u, err := client.WebSocketURL(baseURL, gameName, matchID)
+	ws, err := client.DialWebSocket(ctx, baseURL, gameName, matchID)
 	if err != nil {
 		return nil, err
-	}
-	ws, resp, err := websocket.DefaultDialer.DialContext(ctx, u, nil)
-	if err != nil {
-		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-			err = upgradeError(resp.StatusCode, body)
-		}
-		return nil, fmt.Errorf("dial %s: %w", u, err)
 	}
 	c := &leanConn{ws: ws, me: playerID, buf: make([]byte, 0, 8<<10)}
 	ws.SetReadLimit(leanReadLimit)
@@ -124,16 +115,6 @@ func (c *leanConn) firstState() error {
 			return &client.MoveError{Code: e.Code, Message: e.Message, MessageZh: e.MessageZh}
 		}
 	}
-}
-
-// upgradeError is the *client.APIError of a refused upgrade, from its body
-// {"error":…,"message":…} when it has that shape.
-func upgradeError(status int, body []byte) *client.APIError {
-	var eb protocol.ErrorBody
-	if json.Unmarshal(body, &eb) == nil && eb.Error != "" {
-		return &client.APIError{Status: status, Code: eb.Error, Message: eb.Message}
-	}
-	return &client.APIError{Status: status, Message: http.StatusText(status)}
 }
 
 // next reads one frame. A state updates c.v; an error frame is decoded and
