@@ -40,6 +40,12 @@ type call struct {
 
 var callPool = sync.Pool{New: func() any { return &call{done: make(chan struct{}, 1)} }}
 
+// release returns a call no worker holds to the pool.
+func (c *call) release() {
+	c.ctx, c.cmd = nil, nil
+	callPool.Put(c)
+}
+
 func newBatcher(c redis.UniversalClient, workers int) *batcher {
 	b := &batcher{c: c, queue: make(chan *call, maxBatch), quit: make(chan struct{})}
 	for range workers {
@@ -59,18 +65,15 @@ func (b *batcher) do(ctx context.Context, cmd redis.Cmder) error {
 	select {
 	case b.queue <- c:
 	case <-ctx.Done():
-		c.ctx, c.cmd = nil, nil
-		callPool.Put(c)
+		c.release()
 		return ctx.Err()
 	case <-b.quit:
-		c.ctx, c.cmd = nil, nil
-		callPool.Put(c)
+		c.release()
 		return errClosed
 	}
 	select {
 	case <-c.done:
-		c.ctx, c.cmd = nil, nil
-		callPool.Put(c) // the worker is done with it
+		c.release() // the worker is done with it
 		return nil
 	case <-ctx.Done():
 		// A worker may still hold c and signal done: leave c to the
