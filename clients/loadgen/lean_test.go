@@ -74,17 +74,7 @@ func TestRefusals(t *testing.T) {
 	for _, kind := range []string{clientLean, clientFull} {
 		t.Run(kind, func(t *testing.T) {
 			srv := servertest.Start(t, servertest.Options{WS: server.WSConfig{Rate: 40, Burst: 5}})
-			cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "1", "-duration", "1500ms",
-				"-progress=false", "-seat-rate", "0", "-client", kind}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			rep, err := run(ctx, cfg, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := runFor(t, srv.URL, "-matches", "1", "-duration", "1500ms", "-seat-rate", "0", "-client", kind)
 			t.Logf("moves=%d games=%d errors=%v", rep.Moves, rep.Games, rep.Errors)
 			if rep.Errors["rate_limited"] == 0 {
 				t.Fatalf("no refusal counted: %v", rep.Errors)

@@ -21,16 +21,7 @@ func TestSmoke(t *testing.T) {
 
 func testSmoke(t *testing.T, clientKind string) {
 	srv := servertest.Start(t, servertest.Options{})
-	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1s", "-idle", "5", "-progress=false", "-client", clientKind}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	rep, err := run(ctx, cfg, nil)
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
+	rep := runFor(t, srv.URL, "-matches", "2", "-duration", "1s", "-idle", "5", "-client", clientKind)
 	var out bytes.Buffer
 	rep.writeText(&out)
 	t.Logf("report:\n%s", out.String())
@@ -50,7 +41,7 @@ func testSmoke(t *testing.T, clientKind string) {
 		t.Fatalf("no summary line in:\n%s", out.String())
 	}
 	// Every started match is over: the run resigned what it left unfinished.
-	recs, err := srv.Store.List(ctx, gameName)
+	recs, err := srv.Store.List(context.Background(), gameName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,23 +83,14 @@ func TestServerGoesAway(t *testing.T) {
 
 func testServerGoesAway(t *testing.T, clientKind string) {
 	srv := servertest.Start(t, servertest.Options{})
-	cfg, err := parseFlags([]string{"-url", srv.URL, "-matches", "2", "-duration", "1500ms", "-progress=false", "-client", clientKind}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	go func() {
 		time.Sleep(500 * time.Millisecond)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		srv.Handler.Shutdown(ctx)
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	begin := time.Now()
-	rep, err := run(ctx, cfg, nil)
-	if err != nil {
-		t.Fatalf("run: %v", err)
-	}
+	rep := runFor(t, srv.URL, "-matches", "2", "-duration", "1500ms", "-client", clientKind)
 	if took := time.Since(begin); took > 10*time.Second {
 		t.Fatalf("run took %s after the server went away", took)
 	}
@@ -116,4 +98,22 @@ func testServerGoesAway(t *testing.T, clientKind string) {
 		t.Fatalf("no errors counted after the server went away: %+v", rep)
 	}
 	t.Logf("moves=%d errors=%v", rep.Moves, rep.Errors)
+}
+
+// runFor runs the load generator with args against url (without progress
+// lines) and returns its report; it fails the test if the run fails or
+// takes over 30 s.
+func runFor(t *testing.T, url string, args ...string) *report {
+	t.Helper()
+	cfg, err := parseFlags(append([]string{"-url", url, "-progress=false"}, args...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rep, err := run(ctx, cfg, nil)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return rep
 }
