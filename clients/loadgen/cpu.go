@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"net/http"
+
+	"github.com/chaguan/chaguan/clients/loadgen/cputime"
 )
 
 // serverCPUMetric is the Prometheus process collector's CPU counter.
@@ -24,7 +26,7 @@ type cpuMark struct {
 }
 
 func markCPU(ctx context.Context, hc *http.Client, baseURL string) cpuMark {
-	m := cpuMark{client: selfCPUSeconds()}
+	m := cpuMark{client: cputime.Self()}
 	if v, err := scrape(ctx, hc, baseURL, []string{serverCPUMetric}); err == nil {
 		m.server, m.serverOK = v[serverCPUMetric], true
 	}

@@ -1,11 +1,11 @@
 //go:build unix
 
-package main
+package cputime
 
 import "syscall"
 
-// selfCPUSeconds is this process's user + system CPU time.
-func selfCPUSeconds() float64 {
+// Self is this process's user + system CPU time in seconds.
+func Self() float64 {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
