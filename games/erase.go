@@ -24,6 +24,9 @@ type State interface {
 	Apply(seat int, name string, args json.RawMessage) (State, error)
 	// View is viewer's filtered view (a seat or Spectator), ready for JSON.
 	View(viewer int) any
+	// AppendView appends the JSON of View(viewer) to b: json.Marshal's
+	// bytes, written by the view itself when it is a JSONAppender.
+	AppendView(b []byte, viewer int) ([]byte, error)
 	// Bot asks bot level to choose seat's move. The bot is handed the seat's
 	// view after a JSON round trip: exactly the bytes a person there gets.
 	Bot(level string, seat int, rng *rand.Rand) (name string, args json.RawMessage, err error)
@@ -87,6 +90,18 @@ func (x state[S, V]) Apply(seat int, name string, args json.RawMessage) (State, 
 }
 
 func (x state[S, V]) View(viewer int) any { return x.r.View(x.s, viewer) }
+
+func (x state[S, V]) AppendView(b []byte, viewer int) ([]byte, error) {
+	v := x.r.View(x.s, viewer)
+	if a, ok := any(v).(JSONAppender); ok {
+		return a.AppendJSON(b), nil
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	return append(b, j...), nil
+}
 
 func (x state[S, V]) Bot(level string, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
 	b, err := json.Marshal(x.r.View(x.s, seat))

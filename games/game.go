@@ -165,6 +165,14 @@ func ParseSeat(id string, numSeats int) (int, bool) {
 	return n, true
 }
 
+// JSONAppender is a view that writes its own JSON, for speed: the room
+// encodes a view on every change. AppendJSON appends exactly the bytes
+// json.Marshal gives for the same value (gametest checks this on every view
+// of its playouts), so implementing it changes nothing on the wire.
+type JSONAppender interface {
+	AppendJSON(b []byte) []byte
+}
+
 // Rules is the typed definition of one game. All methods are pure: no I/O,
 // no clock, no randomness except the RNG handed to Setup (which the game
 // keeps inside S for later draws) and the rng handed to a bot.

@@ -203,7 +203,10 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 	}
 	g, ok := f.views.get(viewer)
 	if !ok {
-		g = mustMarshal(f.r.st.View(viewer))
+		var err error
+		if g, err = f.r.st.AppendView(nil, viewer); err != nil {
+			panic("rooms: encode view: " + err.Error()) // as mustMarshal: a bug in the game
+		}
 		f.views.put(viewer, g)
 	}
 	b := make([]byte, 0, len(f.head)+len(g)+len(f.ctx)+len(f.players)+len(f.log)+80)

@@ -177,12 +177,34 @@ func checkViews(t *testing.T, st games.State, n int, secretWords []string, publi
 		if err := CheckView(b, viewer, words); err != nil {
 			t.Fatalf("view for %d: %v\n%s", viewer, err, b)
 		}
+		if err := CheckAppendView(st, viewer); err != nil {
+			t.Fatal(err)
+		}
 		if first == nil {
 			first = b
 		} else if public && !bytes.Equal(b, first) {
 			t.Fatalf("Info.PublicView is set, but seat %d's view differs from the spectator's:\n%s\n%s", viewer, b, first)
 		}
 	}
+}
+
+// CheckAppendView checks that st.AppendView writes json.Marshal's bytes
+// for viewer's view, appending to what b already holds; for a view that is
+// a games.JSONAppender this tests its AppendJSON.
+func CheckAppendView(st games.State, viewer int) error {
+	want, err := json.Marshal(st.View(viewer))
+	if err != nil {
+		return err
+	}
+	prefix := []byte("prefix:")
+	got, err := st.AppendView(append(make([]byte, 0, 8), prefix...), viewer)
+	if err != nil {
+		return fmt.Errorf("AppendView(%d): %v", viewer, err)
+	}
+	if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
+		return fmt.Errorf("AppendView(%d) wrote\n%s\nbut json.Marshal gives\n%s%s", viewer, got, prefix, want)
+	}
+	return nil
 }
 
 // CheckView checks one view's JSON: no key named like a secret word at any

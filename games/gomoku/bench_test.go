@@ -97,6 +97,18 @@ func BenchmarkView(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendView is the same through games.State.AppendView, the
+// room's path (View.AppendJSON).
+func BenchmarkAppendView(b *testing.B) {
+	st := midGame(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := st.AppendView(nil, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func benchBot(b *testing.B, level string) {
 	st := midGame(b)
 	rng := rand.New(rand.NewPCG(1, 2))
