@@ -19,17 +19,23 @@ func TestParseStat(t *testing.T) {
 	}
 }
 
-// TestSelfAndProcess: burning CPU shows in both readings of this process.
+// TestSelfAndProcess: CPU this process burns shows in both readings. It
+// spins until rusage has counted 200 ms (or 20 s have passed on a machine
+// too busy to give it that), then wants /proc to agree within its 10 ms
+// ticks.
 func TestSelfAndProcess(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("/proc is Linux's")
 	}
 	s0, p0 := Self(), Process(os.Getpid())
-	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); {
+	for end := time.Now().Add(20 * time.Second); Self()-s0 < 0.2 && time.Now().Before(end); {
 	}
 	s1, p1 := Self(), Process(os.Getpid())
-	if s1-s0 < 0.1 || p1-p0 < 0.1 {
-		t.Fatalf("300 ms of spinning read as %.3f s (rusage) and %.3f s (/proc)", s1-s0, p1-p0)
+	if s1-s0 < 0.2 {
+		t.Skipf("the machine gave this test only %.3f s of CPU in 20 s", s1-s0)
+	}
+	if d := p1 - p0; d < 0.15 || d > s1-s0+0.05 {
+		t.Fatalf("rusage counted %.3f s, /proc %.3f s", s1-s0, d)
 	}
 	if Process(-1) != 0 {
 		t.Fatal("Process(-1) != 0")
