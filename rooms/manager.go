@@ -70,8 +70,14 @@ type Manager struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu    sync.Mutex
-	rooms map[string]*room // guarded by mu
+	// drain is closed when Close begins: rooms then finish what is queued,
+	// record that this process's players left, and stop, while the store
+	// still answers (ctx is cancelled only after).
+	drain chan struct{}
+
+	mu       sync.Mutex
+	rooms    map[string]*room // guarded by mu
+	draining bool             // guarded by mu: no new rooms start
 }
 
 // New returns a Manager; Close stops it.
@@ -104,17 +110,33 @@ func New(cfg Config) *Manager {
 		cfg.Metrics = noMetrics{}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{cfg: cfg, ctx: ctx, cancel: cancel, rooms: map[string]*room{}}
+	return &Manager{cfg: cfg, ctx: ctx, cancel: cancel, drain: make(chan struct{}), rooms: map[string]*room{}}
 }
 
 // Games returns the registry the manager serves.
 func (m *Manager) Games() *games.Registry { return m.cfg.Games }
 
 // Close stops every room and waits for them; connections get no more
-// messages. It does not close the store.
+// messages. It does not close the store. Each room first handles the
+// commands already queued and stores, in one write, that the players still
+// connected here have left (so that other processes see them away and
+// their grace period starts), for at most OpTimeout and a second in all;
+// then whatever is still waiting on the store is cancelled.
 func (m *Manager) Close() {
+	m.mu.Lock()
+	if !m.draining {
+		m.draining = true
+		close(m.drain)
+	}
+	m.mu.Unlock()
+	stopped := make(chan struct{})
+	go func() { m.wg.Wait(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(m.cfg.OpTimeout + time.Second):
+	}
 	m.cancel()
-	m.wg.Wait()
+	<-stopped
 }
 
 // LiveRooms is the number of rooms loaded in this process.
@@ -136,6 +158,9 @@ func (m *Manager) post(id string, g games.Game, cmd command) error {
 	}
 	r, ok := m.rooms[id]
 	if !ok {
+		if m.draining {
+			return newError(protocol.CodeUnavailable, "the server is shutting down")
+		}
 		r = m.startRoom(id, g)
 	}
 	return r.offer(cmd)

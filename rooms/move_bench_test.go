@@ -91,6 +91,7 @@ func (s *watchSink) Close() {}
 // benchMatch is a started Gomoku match with both seats connected and,
 // optionally, a spectator on another manager (another process).
 type benchMatch struct {
+	id    string
 	sinks [2]*benchSink
 	seats [2]*rooms.Viewer
 	watch *watchSink
@@ -103,7 +104,7 @@ func newBenchMatch(b testing.TB, m, watcher *rooms.Manager) *benchMatch {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bm := &benchMatch{}
+	bm := &benchMatch{id: id}
 	for seat := range 2 {
 		pid, creds, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "P" + games.PlayerID(seat)})
 		if err != nil {

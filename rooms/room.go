@@ -70,6 +70,9 @@ func (r *room) run() {
 		case <-r.m.ctx.Done():
 			r.exit()
 			return
+		case <-r.m.drain:
+			r.drainAndExit()
+			return
 		case cmd := <-r.inbox:
 			r.safely(cmd)
 		case ev := <-r.events:
@@ -155,6 +158,21 @@ func (r *room) offer(cmd command) error {
 	}
 }
 
+// drainAndExit handles the commands already queued, stores that this
+// process's players left, and stops the room (Manager.Close).
+func (r *room) drainAndExit() {
+	for more := true; more; {
+		select {
+		case cmd := <-r.inbox:
+			r.safely(cmd)
+		default:
+			more = false
+		}
+	}
+	r.safely(cmdDepart{})
+	r.exit()
+}
+
 func (r *room) exit() {
 	r.m.mu.Lock()
 	r.unregisterLocked()
@@ -223,6 +241,8 @@ func (r *room) safely(cmd any) {
 		r.onAutoplay(c)
 	case botResult:
 		r.onBotResult(c)
+	case cmdDepart:
+		r.depart()
 	}
 }
 

@@ -65,14 +65,51 @@ func (r *room) disconnect(v *Viewer) {
 		if s.CredHash != hash {
 			return false
 		}
-		if s.Connected > 0 {
-			s.Connected--
-		}
-		if s.Connected == 0 {
-			s.AwaySince = r.m.now()
-		}
+		s.leave(r.m.now())
 		return true
 	})
+}
+
+// leave counts one process fewer holding a connection for the seat; the
+// seat is away from now when none is left.
+func (s *Seat) leave(now int64) {
+	if s.Connected > 0 {
+		s.Connected--
+	}
+	if s.Connected == 0 {
+		s.AwaySince = now
+	}
+}
+
+// depart stores, in one write, that every seat connected through this
+// room has lost its connection here, as if each of its viewers had
+// disconnected: the process is stopping.
+func (r *room) depart() {
+	hashes := map[int]string{} // seat -> the credential hash it was joined with
+	for v := range r.viewers {
+		if v.seat >= 0 && r.presence[v.seat] > 0 {
+			hashes[v.seat] = v.credHash
+		}
+	}
+	if len(hashes) == 0 {
+		return
+	}
+	now := r.m.now()
+	r.writeMeta(func(rec *Record) bool {
+		changed := false
+		for seat, hash := range hashes {
+			s := &rec.Seats[seat]
+			if s.CredHash != hash {
+				continue
+			}
+			s.leave(now)
+			changed = true
+		}
+		return changed
+	})
+	for seat := range hashes {
+		r.presence[seat] = 0
+	}
 }
 
 // writeMeta applies fn to a copy of the record and stores it with

@@ -31,20 +31,32 @@ func (r *room) onMove(c cmdMove) {
 
 // play checks and applies one move for seat and stores it. This room's
 // copy of the record may lag behind another process's write: a compare-and-
-// set conflict, or a refusal that a newer state might not give (not your
-// turn, …), re-reads the record once and tries again, so a legal move is
-// never refused for staleness and two conflicting moves never both land.
+// set conflict re-reads the record and judges the move again (up to
+// maxCASTries times: other writers may be storing presence or lobby
+// changes), and a refusal that a newer state might not give (not your
+// turn, …) re-reads it once, so a legal move is never refused for
+// staleness and two conflicting moves never both land.
 func (r *room) play(seat int, name string, args json.RawMessage, stateID *int64) *Error {
 	for try := 0; ; try++ {
 		e, conflict := r.tryPlay(seat, name, args, stateID)
-		if e == nil || try > 0 || !(conflict || mayBeStale(e.Code)) {
+		switch {
+		case e == nil:
+			return nil
+		case conflict:
+			// Another writer (a move on another process, a player's
+			// presence, a lobby call) stored a record first: read it and
+			// judge the move again, which may now be refused.
+			if try+1 >= maxCASTries {
+				return newError(protocol.CodeStaleState, "the match kept changing under your move; sync and retry")
+			}
+		case try > 0 || !mayBeStale(e.Code):
 			return e
 		}
 		changed, err := r.reload()
 		if err != nil {
 			return AsError(err)
 		}
-		if !changed {
+		if !changed && !conflict {
 			return e
 		}
 	}

@@ -109,6 +109,7 @@ func (v *Viewer) Close() {
 type command interface{}
 
 type (
+	cmdDepart  struct{} // the process stops: its players leave (Manager.Close)
 	cmdRecord  struct{ rec *Record }
 	cmdConnect struct {
 		v     *Viewer

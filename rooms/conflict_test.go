@@ -1,0 +1,178 @@
+package rooms_test
+
+import (
+	"bytes"
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gomoku"
+	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/memstore"
+)
+
+// racingStore makes the next moves' writes lose their compare-and-set: just
+// before each, another writer (as a presence change on another process
+// would) stores the current record again under a new stateID.
+type racingStore struct {
+	rooms.Store
+	mu    sync.Mutex
+	races int // move writes still to lose
+}
+
+func (s *racingStore) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	s.mu.Lock()
+	race := s.races > 0
+	s.mu.Unlock()
+	if race {
+		cur, err := s.Store.Get(ctx, rec.ID)
+		if err != nil {
+			return err
+		}
+		if rec.Seq > cur.Seq { // a move, not presence
+			s.mu.Lock()
+			s.races--
+			s.mu.Unlock()
+			other := *cur
+			other.StateID = cur.StateID + 1
+			if err := s.Store.Update(ctx, &other, cur.StateID); err != nil {
+				return err
+			}
+		}
+	}
+	return s.Store.Update(ctx, rec, prev)
+}
+
+func (s *racingStore) setRaces(n int) {
+	s.mu.Lock()
+	s.races = n
+	s.mu.Unlock()
+}
+
+// TestMoveSurvivesConflictingWrites: a move whose write loses to other
+// writers a few times in a row is judged again on the newer record and
+// lands once; one that keeps losing is refused with stale_state and
+// changes nothing, and the room plays on.
+func TestMoveSurvivesConflictingWrites(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	st := &racingStore{Store: mem}
+	m := rooms.New(rooms.Config{Store: st, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour})
+	t.Cleanup(m.Close)
+	match := newBenchMatch(t, m, nil)
+	defer match.close()
+	id := match.id
+
+	move := func(seat int, ref int64, x, y int) []byte {
+		t.Helper()
+		if err := match.seats[seat].Move(&ref, "place", games.Args(x, y), nil); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case msg := <-match.sinks[seat].answers:
+			return msg
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer to the move")
+			return nil
+		}
+	}
+	seq := func() int64 {
+		rec, err := mem.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec.Seq
+	}
+
+	start := seq()
+	st.setRaces(3)
+	if msg := move(0, 1, 7, 7); !bytes.Contains(msg, []byte(`"ack":1`)) {
+		t.Fatalf("a move that lost three races was not accepted: %s", msg)
+	}
+	if got := seq(); got != start+1 {
+		t.Fatalf("Seq %d after one move from %d", got, start)
+	}
+
+	st.setRaces(1000)
+	msg := move(1, 2, 0, 0)
+	if !bytes.Contains(msg, []byte(`"code":"stale_state"`)) || !bytes.Contains(msg, []byte(`"ref":2`)) {
+		t.Fatalf("a move that always loses: %s, want stale_state for ref 2", msg)
+	}
+	if got := seq(); got != start+1 {
+		t.Fatalf("the refused move changed Seq to %d", got)
+	}
+
+	st.setRaces(0)
+	// It is still white's turn: black is refused as usual, white lands.
+	if msg := move(0, 3, 1, 1); !bytes.Contains(msg, []byte(`"code":"not_your_turn"`)) {
+		t.Fatalf("black moving twice: %s", msg)
+	}
+	if msg := move(1, 4, 0, 0); !bytes.Contains(msg, []byte(`"ack":4`)) {
+		t.Fatalf("white's move after the races: %s", msg)
+	}
+	if got := seq(); got != start+2 {
+		t.Fatalf("Seq %d after two moves from %d", got, start)
+	}
+}
+
+// TestCloseRecordsDeparture: a stopping manager stores that the players
+// connected through it left, while its store still answers, so that other
+// processes see them away and their grace period starts. A seat also
+// connected through another manager stays connected until that one stops.
+func TestCloseRecordsDeparture(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	cfg := rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour}
+	a, b := rooms.New(cfg), rooms.New(cfg)
+	t.Cleanup(a.Close)
+	t.Cleanup(b.Close)
+	ctx := context.Background()
+	id, err := a.Create(ctx, "gomoku", rooms.CreateParams{NumPlayers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	connect := func(m *rooms.Manager, pid, creds string) {
+		t.Helper()
+		if _, err := m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, &benchSink{answers: make(chan []byte, 16)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for seat := range 2 {
+		pid, creds, err := a.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "P" + games.PlayerID(seat)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		connect(a, pid, creds)
+		if seat == 0 {
+			connect(b, pid, creds) // seat 0 has a second tab, on another process
+		}
+	}
+	seats := func() []rooms.Seat {
+		r, err := mem.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Seats
+	}
+	if s := seats(); s[0].Connected != 2 || s[1].Connected != 1 {
+		t.Fatalf("connected before any stop: %d and %d, want 2 and 1", s[0].Connected, s[1].Connected)
+	}
+	a.Close()
+	s := seats()
+	if s[0].Connected != 1 || s[0].AwaySince != 0 {
+		t.Errorf("seat 0, still connected through b: connected %d, awaySince %d", s[0].Connected, s[0].AwaySince)
+	}
+	if s[1].Connected != 0 || s[1].AwaySince == 0 {
+		t.Errorf("seat 1 after its only process stopped: connected %d, awaySince %d", s[1].Connected, s[1].AwaySince)
+	}
+	b.Close()
+	if s := seats(); s[0].Connected != 0 || s[0].AwaySince == 0 {
+		t.Errorf("seat 0 after both processes stopped: connected %d, awaySince %d", s[0].Connected, s[0].AwaySince)
+	}
+	// A stopped manager starts no room: lobby calls and connections are refused.
+	if _, err := a.Connect(ctx, "gomoku", id, rooms.Hello{}, &benchSink{answers: make(chan []byte, 1)}); err == nil {
+		t.Error("a closed manager accepted a connection")
+	}
+}
