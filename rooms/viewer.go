@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -12,9 +13,30 @@ import (
 // block: it returns false when the connection cannot keep up, and the room
 // then drops the viewer and calls Close. Both are called from the room's
 // goroutine only.
+//
+// Every state message is the whole view, so a sink that falls behind may
+// drop the queued ones Superseded reports once a newer state message is
+// queued, rather than give up: the viewer then sees the latest state, not
+// each one in between. It must keep every other message (acked states,
+// errors, chat) in order.
 type Sink interface {
 	Send(msg []byte) bool
 	Close()
+}
+
+// Superseded reports whether msg is a state message without ack, which
+// any later state message for the same viewer makes redundant. It reads
+// only the head of msg, as the room writes it.
+func Superseded(msg []byte) bool {
+	const head = `{"type":"state","matchID":`
+	if !bytes.HasPrefix(msg, []byte(head)) {
+		return false
+	}
+	// The head is the type, the match ID (a UUID or another short ID, as
+	// JSON), the stateID, then ack when there is one, then G.
+	rest := msg[len(head):]
+	g := bytes.Index(rest[:min(len(rest), 256)], []byte(`,"G":`))
+	return g >= 0 && !bytes.Contains(rest[:g], []byte(`,"ack":`))
 }
 
 // Hello is who a connection says it is.

@@ -54,20 +54,37 @@ type conn struct {
 	closeCode int
 }
 
-// Send implements rooms.Sink: it never blocks. It returns false when the
-// queue is full (the room then drops the viewer as too slow).
+// Send implements rooms.Sink: it never blocks. When the queue is full, a
+// new state message replaces the queued ones it supersedes; it returns
+// false when even that leaves no room (the room then drops the viewer as
+// too slow).
 func (c *conn) Send(b []byte) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
 		return true // closing: drop silently
 	}
-	if len(c.queue) >= c.s.cfg.WS.SendBuffer {
+	if len(c.queue) >= c.s.cfg.WS.SendBuffer && !(rooms.Superseded(b) && c.dropSuperseded()) {
 		return false
 	}
 	c.queue = append(c.queue, b)
 	c.startWriter()
 	return true
+}
+
+// dropSuperseded removes the queued state messages a newer one makes
+// redundant (rooms.Superseded), keeping the rest in order, and reports
+// whether that made room; c.mu must be held.
+func (c *conn) dropSuperseded() bool {
+	kept := c.queue[:0]
+	for _, f := range c.queue {
+		if !rooms.Superseded(f) {
+			kept = append(kept, f)
+		}
+	}
+	clear(c.queue[len(kept):])
+	c.queue = kept
+	return len(c.queue) < c.s.cfg.WS.SendBuffer
 }
 
 // queued is the number of frames waiting.

@@ -176,3 +176,85 @@ func TestCloseRecordsDeparture(t *testing.T) {
 		t.Error("a closed manager accepted a connection")
 	}
 }
+
+// recordingSink keeps every message.
+type recordingSink struct {
+	mu   sync.Mutex
+	msgs [][]byte
+}
+
+func (s *recordingSink) Send(msg []byte) bool {
+	s.mu.Lock()
+	s.msgs = append(s.msgs, msg)
+	s.mu.Unlock()
+	return true
+}
+func (s *recordingSink) Close() {}
+
+func (s *recordingSink) await(t *testing.T, what string, ok func([]byte) bool) []byte {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		for _, m := range s.msgs {
+			if ok(m) {
+				s.mu.Unlock()
+				return m
+			}
+		}
+		s.mu.Unlock()
+	}
+	t.Fatalf("no %s", what)
+	return nil
+}
+
+// TestSupersededOnRoomFrames: of the messages a room sends, only state
+// messages without ack are superseded by later states.
+func TestSupersededOnRoomFrames(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	m := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour})
+	t.Cleanup(m.Close)
+	ctx := context.Background()
+	id, err := m.Create(ctx, "gomoku", rooms.CreateParams{NumPlayers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sinks [2]*recordingSink
+	var seats [2]*rooms.Viewer
+	for seat := range 2 {
+		pid, creds, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "P"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sinks[seat] = &recordingSink{}
+		if seats[seat], err = m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, sinks[seat]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref := int64(9)
+	if err := seats[0].Move(&ref, "place", games.Args(7, 7), nil); err != nil {
+		t.Fatal(err)
+	}
+	wrong := int64(10)
+	if err := seats[0].Move(&wrong, "place", games.Args(1, 1), nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := seats[1].Chat("hello \"G\":"); err != nil {
+		t.Fatal(err)
+	}
+	has := func(s string) func([]byte) bool { return func(m []byte) bool { return bytes.Contains(m, []byte(s)) } }
+	for _, c := range []struct {
+		what string
+		msg  []byte
+		want bool
+	}{
+		{"the mover's acked state", sinks[0].await(t, "acked state", has(`"ack":9`)), false},
+		{"the other seat's state", sinks[1].await(t, "state with a stone", has(`"moves":[[7,7]]`)), true},
+		{"a refusal", sinks[0].await(t, "refusal", has(`"ref":10`)), false},
+		{"chat", sinks[0].await(t, "chat", has(`"type":"chat"`)), false},
+	} {
+		if got := rooms.Superseded(c.msg); got != c.want {
+			t.Errorf("Superseded(%s) = %v, want %v: %.120s", c.what, got, c.want, c.msg)
+		}
+	}
+}
