@@ -89,7 +89,7 @@ export function mountRoom(el, game, matchID) {
 
   const drawOver = () => {
     const s = r.state;
-    if (!s || !s.ctx.gameover) { replace(over); return; }
+    if (!s || !s.ctx.gameover) { delete over.dataset.key; replace(over); return; }
     const g = s.ctx.gameover;
     let result = "";
     if (g.draw) result = t("room.draw");
@@ -103,6 +103,11 @@ export function mountRoom(el, game, matchID) {
       actions.push(h("a", { class: "btn" + (actions.length ? "" : " primary"), href: roomPath(game, r.nextMatchID), "data-action": "join-next",
         onclick: (e) => { e.preventDefault(); joinNext(r.nextMatchID); } }, t("room.joinNext")));
     }
+    // Redraw only when what it says changes: the card fades in when it
+    // appears, and later states (presence, a bot's seat) must not replay that.
+    const key = JSON.stringify([result, !!(you() && r.seat), r.nextMatchID || "", lang()]);
+    if (over.dataset.key === key && over.firstChild) return;
+    over.dataset.key = key;
     replace(over, h("section", { class: "gameover card", role: "status" },
       h("span", { class: "seal-stamp", "aria-hidden": "true" }, lang() === "zh" ? "终局" : "FIN"),
       h("div", null, h("h2", null, t("room.gameOver")), h("p", { class: "result" }, result)),
