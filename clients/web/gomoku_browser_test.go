@@ -12,14 +12,14 @@ import (
 
 // gomokuPoint returns the viewport coordinates of board point (x, y) of the
 // gomoku canvas on p, after scrolling it into view. It mirrors the plugin's
-// layout: cell = width / (n - 1 + 1.8), margin = 0.9 cell.
+// layout: cell = width / (n - 1 + 2.2), margin = 1.1 cell.
 func gomokuPoint(p *Page, x, y int) (float64, float64) {
 	p.t.Helper()
 	xy := Eval[[]float64](p, fmt.Sprintf(`(() => {
 		const c = document.querySelector("canvas[data-board=gomoku]");
 		c.scrollIntoView({block: "center"});
 		const r = c.getBoundingClientRect();
-		const cell = r.width / (15 - 1 + 1.8), pad = cell * 0.9;
+		const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
 		return [r.left + pad + %d * cell, r.top + pad + %d * cell];
 	})()`, x, y))
 	if len(xy) != 2 {

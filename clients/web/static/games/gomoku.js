@@ -63,8 +63,8 @@ function mount(el, api) {
     const avail = Math.max(200, wrap.clientWidth || el.clientWidth || 360);
     const tall = Math.max(320, window.innerHeight - 250);
     const w = Math.floor(Math.min(avail, 760, tall));
-    const cell = w / (n - 1 + 1.8);
-    geom = { w, n, cell, pad: cell * 0.9 };
+    const cell = w / (n - 1 + 2.2); // a margin of 1.1 cells: room for the labels beside edge stones
+    geom = { w, n, cell, pad: cell * 1.1 };
     status.style.maxWidth = w + "px";
   };
 

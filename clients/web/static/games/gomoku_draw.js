@@ -80,8 +80,8 @@ function renderBoard(geom, dpr) {
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
     for (let i = 0; i < n; i++) {
-      ctx.fillText(COLS[i] || String(i), at(i), pad * 0.42);
-      ctx.fillText(String(n - i), pad * 0.42, at(i));
+      ctx.fillText(COLS[i] || String(i), at(i), pad * 0.36);
+      ctx.fillText(String(n - i), pad * 0.36, at(i));
     }
   }
   return c;
