@@ -38,6 +38,7 @@ type config struct {
 	ttl      time.Duration
 	wsRate   float64
 	wsBurst  int
+	gc       gcSettings // what main set up (setUpGC): run the tuner, the limit set
 }
 
 func envOr(key, def string) string {
@@ -67,6 +68,7 @@ func main() {
 	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
 	flag.Parse()
+	c.gc = setUpGC()
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "chaguan:", err)
 		os.Exit(1)
@@ -112,6 +114,16 @@ func run(c config) error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	log.Info("chaguan serving", "addr", c.addr, "store", desc, "url", "http://localhost"+portOf(c.addr))
+	if c.gc.tune {
+		go tuneGC(ctx, gcTunePeriod)
+	}
+	if c.gc.tune || c.gc.limit != 0 {
+		gogc := "from GOGC"
+		if c.gc.tune {
+			gogc = "100, 400 under load"
+		}
+		log.Info("garbage collector (GOGC and GOMEMLIMIT override these)", "gogc", gogc, "memory_limit_mb", c.gc.limit>>20)
+	}
 
 	select {
 	case err := <-errc:

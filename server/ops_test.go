@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,25 @@ func TestBotsPlayWithNobodyWatchingAndRoomsUnload(t *testing.T) {
 	w := dial(t, srv.URL, "gomoku", id)
 	if s := w.hello(nil); string(s.Ctx.Gameover) == "null" {
 		t.Fatalf("reloaded room lost the outcome")
+	}
+}
+
+// TestDebugRoutes: /debug/pprof and POST /debug/gc are served only with
+// Pprof set.
+func TestDebugRoutes(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		srv := servertest.Start(t, servertest.Options{Pprof: on})
+		wantOK := func(ok int) int {
+			if on {
+				return ok
+			}
+			return http.StatusNotFound
+		}
+		if code, _ := get(t, srv.URL+"/debug/pprof/"); code != wantOK(http.StatusOK) {
+			t.Errorf("pprof=%v: GET /debug/pprof/ = %d", on, code)
+		}
+		if code, _ := post(t, srv.URL+"/debug/gc", ""); code != wantOK(http.StatusNoContent) {
+			t.Errorf("pprof=%v: POST /debug/gc = %d", on, code)
+		}
 	}
 }

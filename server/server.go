@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -37,7 +38,8 @@ type Config struct {
 	// Metrics must be the same value handed to rooms.Config.Metrics, so
 	// rooms and server report into one registry; nil makes one on Registry.
 	Metrics *Metrics
-	// Pprof mounts net/http/pprof under /debug/pprof.
+	// Pprof mounts net/http/pprof under /debug/pprof, and POST /debug/gc,
+	// which runs a garbage collection.
 	Pprof bool
 	// WS tunes the WebSocket timings; zero values take the defaults.
 	WS WSConfig
@@ -101,6 +103,13 @@ func (s *Server) routes() {
 		e.GET("/debug/pprof/*", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))
 		e.GET("/debug/pprof/trace", echo.WrapHandler(http.HandlerFunc(pprof.Trace)))
+		// A collection on demand, for measuring what is live (the load
+		// generator's idle figures); pprof's heap?gc=1 would allocate a
+		// profile right after it.
+		e.POST("/debug/gc", func(c echo.Context) error {
+			runtime.GC()
+			return c.NoContent(http.StatusNoContent)
+		})
 	}
 	if s.cfg.Assets != nil {
 		s.webRoutes()

@@ -37,7 +37,13 @@ type idleReport struct {
 	Before  map[string]float64 `json:"before,omitempty"`
 	After   map[string]float64 `json:"after,omitempty"`
 	PerConn map[string]float64 `json:"perConn,omitempty"` // (after-before)/conns
-	Note    string             `json:"note,omitempty"`
+	// AfterGC and PerConnLive are read after a garbage collection (forced
+	// through the server's POST /debug/gc, so only with -pprof; Before is
+	// then read after one too): what the connections hold,
+	// without the garbage their setup left that the next collection frees.
+	AfterGC     map[string]float64 `json:"afterGC,omitempty"`
+	PerConnLive map[string]float64 `json:"perConnLive,omitempty"`
+	Note        string             `json:"note,omitempty"`
 }
 
 // openIdle creates one match nobody joins and connects cfg.Idle spectators
@@ -50,6 +56,7 @@ func openIdle(ctx context.Context, cfg config, lobby *client.Lobby, hc *http.Cli
 		rep.Note = "create: " + err.Error()
 		return rep, nil
 	}
+	gcErr := forceGC(ctx, hc, cfg.URL)
 	before, err := scrape(ctx, hc, cfg.URL, memMetrics)
 	if err != nil {
 		rep.Note = err.Error()
@@ -86,13 +93,48 @@ func openIdle(ctx context.Context, cfg config, lobby *client.Lobby, hc *http.Cli
 		return rep, open
 	}
 	rep.Before, rep.After = before, after
-	rep.PerConn = map[string]float64{}
-	for k, b := range before {
-		if a, ok := after[k]; ok && rep.Conns > 0 {
-			rep.PerConn[k] = (a - b) / float64(rep.Conns)
+	rep.PerConn = perConn(before, after, rep.Conns)
+	if gcErr == nil {
+		gcErr = forceGC(ctx, hc, cfg.URL)
+	}
+	if gcErr == nil {
+		if rep.AfterGC, err = scrape(ctx, hc, cfg.URL, memMetrics); err == nil {
+			rep.PerConnLive = perConn(before, rep.AfterGC, rep.Conns)
 		}
+	} else {
+		rep.Note = "no live figures (start the server with -pprof): " + gcErr.Error()
 	}
 	return rep, open
+}
+
+// perConn is (after-before)/n for each metric in both.
+func perConn(before, after map[string]float64, n int) map[string]float64 {
+	out := map[string]float64{}
+	for k, b := range before {
+		if a, ok := after[k]; ok && n > 0 {
+			out[k] = (a - b) / float64(n)
+		}
+	}
+	return out
+}
+
+// forceGC has the server collect its garbage (POST /debug/gc, served with
+// -pprof).
+func forceGC(ctx context.Context, hc *http.Client, baseURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(baseURL, "/")+"/debug/gc", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("force gc: %w", err)
+	}
+	defer resp.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("force gc: /debug/gc: HTTP %d", resp.StatusCode)
+	}
+	return nil
 }
 
 // scrape reads the unlabelled samples of the named metrics from
@@ -151,6 +193,10 @@ func (r *idleReport) writeText(w io.Writer) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(w, "  %-32s before=%.0f after=%.0f per_conn=%.1f\n", k, r.Before[k], r.After[k], r.PerConn[k])
+		fmt.Fprintf(w, "  %-32s before=%.0f after=%.0f per_conn=%.1f", k, r.Before[k], r.After[k], r.PerConn[k])
+		if live, ok := r.PerConnLive[k]; ok {
+			fmt.Fprintf(w, " after_gc=%.0f per_conn_live=%.1f", r.AfterGC[k], live)
+		}
+		fmt.Fprintln(w)
 	}
 }

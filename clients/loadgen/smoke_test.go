@@ -19,6 +19,28 @@ func TestSmoke(t *testing.T) {
 	}
 }
 
+// TestIdleLive: against a server with pprof, the idle report also gives
+// the memory the connections hold after a collection. The test server
+// shares this process with the load generator's clients, so each
+// connection counts the server's goroutine and the client's two.
+func TestIdleLive(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{Pprof: true})
+	rep := runFor(t, srv.URL, "-matches", "1", "-duration", "200ms", "-idle", "50")
+	live := rep.Idle.PerConnLive
+	if live == nil {
+		t.Fatalf("no live figures: %+v", rep.Idle)
+	}
+	if g := live["go_goroutines"]; g < 2.9 || g > 3.5 {
+		t.Errorf("%.2f goroutines per idle connection after GC, want about 3 (server 1, client 2)", g)
+	}
+	if live["go_memstats_stack_inuse_bytes"] <= 0 {
+		t.Errorf("live per-connection stack %v", live["go_memstats_stack_inuse_bytes"])
+	}
+	if rep.Idle.AfterGC["go_memstats_heap_inuse_bytes"] > rep.Idle.After["go_memstats_heap_inuse_bytes"]*1.5 {
+		t.Errorf("heap in use grew across a forced collection: %v -> %v", rep.Idle.After, rep.Idle.AfterGC)
+	}
+}
+
 func testSmoke(t *testing.T, clientKind string) {
 	srv := servertest.Start(t, servertest.Options{})
 	rep := runFor(t, srv.URL, "-matches", "2", "-duration", "1s", "-idle", "5", "-client", clientKind)
@@ -36,6 +58,9 @@ func testSmoke(t *testing.T, clientKind string) {
 	}
 	if rep.Idle == nil || rep.Idle.Conns != 5 {
 		t.Fatalf("idle report %+v, want 5 open connections", rep.Idle)
+	}
+	if rep.Idle.PerConnLive != nil || !strings.Contains(rep.Idle.Note, "-pprof") {
+		t.Errorf("live figures without pprof: %+v, note %q", rep.Idle.PerConnLive, rep.Idle.Note)
 	}
 	if !strings.Contains(out.String(), "summary: matches=2") {
 		t.Fatalf("no summary line in:\n%s", out.String())

@@ -26,6 +26,7 @@ type Options struct {
 	// IdleUnload is how long an unwatched room stays loaded; default 30 s.
 	IdleUnload time.Duration
 	WS         server.WSConfig
+	Pprof      bool // serve /debug/pprof
 }
 
 // Server is a running test server.
@@ -53,7 +54,7 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	metrics := server.NewMetricsFor()
 	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, Metrics: metrics.Metrics})
-	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS})
+	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
