@@ -25,12 +25,17 @@ import (
 const (
 	childAddrEnv  = "CHAGUAN_TEST_CHILD_ADDR"
 	childRedisEnv = "CHAGUAN_TEST_CHILD_REDIS"
+	childGraceEnv = "CHAGUAN_TEST_CHILD_GRACE"
 )
 
 func TestMain(m *testing.M) {
 	if addr := os.Getenv(childAddrEnv); addr != "" {
-		err := run(config{addr: addr, redisURL: os.Getenv(childRedisEnv), logLevel: "warn",
-			grace: time.Minute, botDelay: time.Millisecond, ttl: time.Hour, wsRate: 1000, wsBurst: 1000})
+		grace, err := time.ParseDuration(os.Getenv(childGraceEnv))
+		if err != nil {
+			grace = time.Minute
+		}
+		err = run(config{addr: addr, redisURL: os.Getenv(childRedisEnv), logLevel: "warn",
+			grace: grace, botDelay: time.Millisecond, ttl: time.Hour, wsRate: 1000, wsBurst: 1000})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "child server:", err)
 			os.Exit(1)
@@ -43,18 +48,35 @@ func TestMain(m *testing.M) {
 // startProcess starts a server process on redisURL and returns its base
 // URL. At the end of the test it is sent SIGTERM and must drain and exit 0.
 func startProcess(t *testing.T, redisURL string) string {
+	base, _ := startProcessGrace(t, redisURL, time.Minute)
+	return base
+}
+
+// startProcessGrace is startProcess with the server's default grace
+// period; kill ends the process at once with SIGKILL, as a crash would
+// (the end-of-test check then only reaps it).
+func startProcessGrace(t *testing.T, redisURL string, grace time.Duration) (base string, kill func()) {
 	t.Helper()
 	addr := freeAddr(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childAddrEnv+"="+addr, childRedisEnv+"="+redisURL)
+	cmd.Env = append(os.Environ(), childAddrEnv+"="+addr, childRedisEnv+"="+redisURL, childGraceEnv+"="+grace.String())
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	var killed bool
+	kill = func() {
+		killed = true
+		cmd.Process.Kill()
+		<-exited
+		exited <- nil
+	}
 	t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
+		if !killed {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
 		select {
 		case err := <-exited:
 			if err != nil {
@@ -65,13 +87,13 @@ func startProcess(t *testing.T, redisURL string) string {
 			t.Errorf("server process on %s still running 15 s after SIGTERM", addr)
 		}
 	})
-	base := "http://" + addr
+	base = "http://" + addr
 	for deadline := time.Now().Add(15 * time.Second); ; {
 		resp, err := http.Get(base + "/healthz")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
-				return base
+				return base, kill
 			}
 		}
 		select {
@@ -224,6 +246,42 @@ func TestTwoProcessesOneRedis(t *testing.T) {
 			}
 			w.Close()
 		}
+	}
+}
+
+// TestCrashedProcess: black plays through process A, white and a
+// spectator through process B. A is killed (SIGKILL: no chance to say its
+// players left); B finds A gone, shows black away, and once black's grace
+// period has run out the bot plays black's turn, which B's spectator sees.
+func TestCrashedProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two server processes; skipped with -short")
+	}
+	url := redistest.URL(t)
+	a, killA := startProcessGrace(t, url, time.Second)
+	b, _ := startProcessGrace(t, url, time.Second)
+	ctx := context.Background()
+	id, black, white := newGomoku(t, ctx, a)
+	pa := dialAs(t, ctx, a, id, black)
+	pb := dialAs(t, ctx, b, id, white)
+	spec := dialAs(t, ctx, b, id, nil)
+	if _, err := pa.Move(ctx, "place", 7, 7); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pb.Move(ctx, "place", 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	awaitState(t, spec, "black's turn with black connected", func(s *protocol.State) bool {
+		return s.Ctx.Turn == 3 && s.Players[0].IsConnected
+	})
+	killA()
+	st := awaitState(t, spec, "black away on B", func(s *protocol.State) bool { return !s.Players[0].IsConnected })
+	if v := viewIn(t, st); len(v.Moves) != 2 {
+		t.Fatalf("black shown away after %d moves; the bot must wait out the grace period first", len(v.Moves))
+	}
+	st = awaitState(t, spec, "the bot's move for black", func(s *protocol.State) bool { return len(viewIn(t, s).Moves) == 3 })
+	if v := viewIn(t, st); v.ToMove != "1" {
+		t.Fatalf("after the bot's move for black: to move %s", v.ToMove)
 	}
 }
 

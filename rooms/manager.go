@@ -39,8 +39,12 @@ type Config struct {
 	InboxSize int
 	// OpTimeout bounds one store call (default 5 s).
 	OpTimeout time.Duration
-	Logger    *slog.Logger
-	Metrics   Metrics
+	// Liveness tells which processes sharing the store are running; by
+	// default what the Store's Liveness method returns, when it has one
+	// (the Redis store, but for a cluster).
+	Liveness Liveness
+	Logger   *slog.Logger
+	Metrics  Metrics
 }
 
 // ZeroBotDelay makes bots move at once (a zero BotDelay means the default).
@@ -108,6 +112,9 @@ func New(cfg Config) *Manager {
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = noMetrics{}
+	}
+	if l, ok := cfg.Store.(interface{ Liveness() Liveness }); ok && cfg.Liveness == nil {
+		cfg.Liveness = l.Liveness()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Manager{cfg: cfg, ctx: ctx, cancel: cancel, drain: make(chan struct{}), rooms: map[string]*room{}}

@@ -3,7 +3,9 @@ package rooms_test
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -256,5 +258,161 @@ func TestSupersededOnRoomFrames(t *testing.T) {
 		if got := rooms.Superseded(c.msg); got != c.want {
 			t.Errorf("Superseded(%s) = %v, want %v: %.120s", c.what, got, c.want, c.msg)
 		}
+	}
+}
+
+// crashableStore refuses every write once crashed is set.
+type crashableStore struct {
+	rooms.Store
+	crashed atomic.Bool
+}
+
+func (s *crashableStore) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	if s.crashed.Load() {
+		return rooms.ErrUnavailable
+	}
+	return s.Store.Update(ctx, rec, prev)
+}
+
+// fakeCluster is a table of which fake processes are alive, shared by
+// their managers' Liveness.
+type fakeCluster struct {
+	mu    sync.Mutex
+	alive map[string]bool
+}
+
+func (c *fakeCluster) setAlive(id string, v bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.alive == nil {
+		c.alive = map[string]bool{}
+	}
+	c.alive[id] = v
+}
+
+// fakeLiveness is process id of a fakeCluster.
+type fakeLiveness struct {
+	id string
+	c  *fakeCluster
+}
+
+func (f fakeLiveness) ProcessID() string { return f.id }
+func (f fakeLiveness) Alive(_ context.Context, ids []string) (map[string]bool, error) {
+	f.c.mu.Lock()
+	defer f.c.mu.Unlock()
+	out := map[string]bool{}
+	for _, id := range ids {
+		out[id] = f.c.alive[id]
+	}
+	return out, nil
+}
+
+// manager starts process id of the cluster on st, alive.
+func (c *fakeCluster) manager(t *testing.T, id string, st rooms.Store, grace time.Duration) *rooms.Manager {
+	c.setAlive(id, true)
+	m := rooms.New(rooms.Config{Store: st, Games: games.NewRegistry(gomoku.Game), BotDelay: rooms.ZeroBotDelay,
+		Grace: grace, Liveness: fakeLiveness{id: id, c: c}})
+	t.Cleanup(m.Close)
+	return m
+}
+
+// acrossTwo starts a Gomoku match with black connected through a and
+// white through b.
+func acrossTwo(t *testing.T, a, b *rooms.Manager) (id string, seats [2]*rooms.Viewer, sinks [2]*recordingSink) {
+	ctx := context.Background()
+	id, err := a.Create(ctx, "gomoku", rooms.CreateParams{NumPlayers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seat, m := range []*rooms.Manager{a, b} {
+		pid, creds, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "P"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sinks[seat] = &recordingSink{}
+		if seats[seat], err = m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, sinks[seat]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return id, seats, sinks
+}
+
+func seatsOf(t *testing.T, st rooms.Store, id string) []rooms.Seat {
+	t.Helper()
+	r, err := st.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Seats
+}
+
+// TestCrashedProcessHoldersDropped: black is connected through process A,
+// white through B. A dies without a word (no Close); B's room finds A gone,
+// counts black's connection as closed, and once black's grace period has
+// run out the bot plays black's turn.
+func TestCrashedProcessHoldersDropped(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	var cl fakeCluster
+	// A's store access ends when it "crashes": its room, still running in
+	// this test, can no longer write (a crashed process writes nothing).
+	aStore := &crashableStore{Store: mem}
+	a, b := cl.manager(t, "A", aStore, 200*time.Millisecond), cl.manager(t, "B", mem, 200*time.Millisecond)
+	id, _, sinks := acrossTwo(t, a, b)
+	s := seatsOf(t, mem, id)
+	if s[0].Connected != 1 || !slices.Equal(s[0].Holders, []string{"A"}) || !slices.Equal(s[1].Holders, []string{"B"}) {
+		t.Fatalf("holders before the crash: %+v", s)
+	}
+	// Long past black's grace period, black is still connected: no bot.
+	time.Sleep(400 * time.Millisecond)
+	if s := seatsOf(t, mem, id); s[0].Connected != 1 || s[0].AwaySince != 0 {
+		t.Fatalf("black away while A lives: %+v", s[0])
+	}
+	aStore.crashed.Store(true)
+	cl.setAlive("A", false)
+	// The bot moves for black once B has seen A gone and the grace passed.
+	sinks[1].await(t, "a stone played for black by the bot", func(m []byte) bool { return bytes.Contains(m, []byte(`"moves":[[`)) })
+	s = seatsOf(t, mem, id)
+	if s[0].Connected != 0 || len(s[0].Holders) != 0 || s[0].AwaySince == 0 {
+		t.Errorf("black after A crashed: %+v", s[0])
+	}
+	if s[1].Connected != 1 || !slices.Equal(s[1].Holders, []string{"B"}) {
+		t.Errorf("white, on the live process: %+v", s[1])
+	}
+}
+
+// TestLiveProcessReassertsHolders: when A wrongly finds B dead (B's
+// liveness subscription was reconnecting, say) and drops white's
+// connection through B, B puts it back at once, so the bot never takes the
+// turn of a player who is connected.
+func TestLiveProcessReassertsHolders(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	var cl fakeCluster
+	a, b := cl.manager(t, "A", mem, 300*time.Millisecond), cl.manager(t, "B", mem, 300*time.Millisecond)
+	id, seats, sinks := acrossTwo(t, a, b)
+	ref := int64(1)
+	if err := seats[0].Move(&ref, "place", games.Args(7, 7), nil); err != nil {
+		t.Fatal(err)
+	}
+	sinks[0].await(t, "black's move acked", func(m []byte) bool { return bytes.Contains(m, []byte(`"ack":1`)) })
+	cl.setAlive("B", false)
+	// A drops B's holder again and again for a while (each time B puts it
+	// back); the grace period never runs out for white.
+	sinks[0].await(t, "white shown away once", func(m []byte) bool {
+		return bytes.Contains(m, []byte(`"isConnected":false`))
+	})
+	time.Sleep(600 * time.Millisecond)
+	cl.setAlive("B", true)
+	time.Sleep(300 * time.Millisecond)
+	rec, err := mem.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := rec.Seats[1]; s.Connected != 1 || !slices.Equal(s.Holders, []string{"B"}) || s.AwaySince != 0 {
+		t.Errorf("white's seat after the false alarm: %+v", s)
+	}
+	if rec.Seq != 2 { // joins do not bump Seq; black's move did once
+		t.Errorf("Seq %d: the bot moved for white, who was connected all along", rec.Seq)
 	}
 }

@@ -37,6 +37,8 @@ type room struct {
 	results   chan botResult
 	idle      *time.Timer
 	idleC     <-chan time.Time
+	live      *time.Timer // the next check of the other processes (liveness.go)
+	liveC     <-chan time.Time
 }
 
 // startRoom creates and starts the room for id; m.mu must be held.
@@ -82,6 +84,9 @@ func (r *room) run() {
 			r.fireBot()
 		case res := <-r.results:
 			r.safely(res)
+		case <-r.liveC:
+			r.liveC = nil
+			r.checkHolders()
 		case <-r.idleC:
 			r.idleC = nil
 			if r.idleNow() && r.tryExit() {
@@ -89,6 +94,7 @@ func (r *room) run() {
 			}
 		}
 		r.armIdle()
+		r.armLiveCheck(false)
 	}
 }
 
@@ -110,6 +116,7 @@ func (r *room) load() error {
 	}
 	r.events, r.unsub = events, unsub
 	r.schedule()
+	r.armLiveCheck(true)
 	return nil
 }
 
@@ -290,6 +297,7 @@ func (r *room) adoptAndBroadcast(rec *Record) {
 	r.recheckViewers()
 	r.broadcast(nil, nil)
 	r.schedule()
+	r.reassertHolders()
 }
 
 // recheckViewers demotes viewers whose seat was freed or handed to a bot.

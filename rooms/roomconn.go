@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/chaguan/chaguan/games"
@@ -39,6 +40,9 @@ func (r *room) connect(c cmdConnect) error {
 					return false
 				}
 				s.Connected++
+				if me := r.m.processID(); me != "" {
+					s.Holders = append(s.Holders, me)
+				}
 				s.AwaySince = 0
 				return true
 			})
@@ -65,16 +69,20 @@ func (r *room) disconnect(v *Viewer) {
 		if s.CredHash != hash {
 			return false
 		}
-		s.leave(r.m.now())
+		s.leave(r.m.now(), r.m.processID())
 		return true
 	})
 }
 
-// leave counts one process fewer holding a connection for the seat; the
-// seat is away from now when none is left.
-func (s *Seat) leave(now int64) {
+// leave counts one process fewer holding a connection for the seat,
+// removing one entry of holder ("" for none); the seat is away from now
+// when none is left.
+func (s *Seat) leave(now int64, holder string) {
 	if s.Connected > 0 {
 		s.Connected--
+	}
+	if i := slices.Index(s.Holders, holder); i >= 0 && holder != "" {
+		s.Holders = slices.Delete(slices.Clone(s.Holders), i, i+1)
 	}
 	if s.Connected == 0 {
 		s.AwaySince = now
@@ -102,7 +110,7 @@ func (r *room) depart() {
 			if s.CredHash != hash {
 				continue
 			}
-			s.leave(now)
+			s.leave(now, r.m.processID())
 			changed = true
 		}
 		return changed

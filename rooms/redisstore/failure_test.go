@@ -104,10 +104,11 @@ func TestOutage(t *testing.T) {
 	delivers(t, s, events, "the restart")
 }
 
-// TestPubSubKilled kills the store's pub/sub connection on a real server
-// (CLIENT KILL of that one connection, so a shared server's other clients
-// are untouched): go-redis reconnects and re-subscribes, and events flow
-// again. miniredis has no CLIENT KILL; TestOutage covers it there.
+// TestPubSubKilled kills the store's pub/sub connections on a real server
+// (CLIENT KILL of those two, the events' and the liveness channel's, so a
+// shared server's other clients are untouched): go-redis reconnects and
+// re-subscribes, events flow again and the process shows alive again.
+// miniredis has no CLIENT KILL; TestOutage covers it there.
 func TestPubSubKilled(t *testing.T) {
 	ctx := context.Background()
 	srv := redistest.Start(t)
@@ -140,10 +141,19 @@ func TestPubSubKilled(t *testing.T) {
 			killed++
 		}
 	}
-	if killed != 1 {
-		t.Fatalf("found %d pub/sub connections named %s, want 1:\n%s", killed, prefix, list)
+	if killed != 2 {
+		t.Fatalf("found %d pub/sub connections named %s, want 2 (events, liveness):\n%s", killed, prefix, list)
 	}
 	delivers(t, s, events, "the kill")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		alive, err := s.Alive(ctx, []string{s.ProcessID()})
+		if err == nil && alive[s.ProcessID()] {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the store never showed alive again after the kill: %v %v", alive, err)
+		}
+	}
 }
 
 // subscribed creates match m1 in s and subscribes to it until t ends.

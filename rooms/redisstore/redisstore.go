@@ -53,6 +53,9 @@ type Store struct {
 	hub    *hub
 	batch  *batcher
 
+	procID  string        // this process's ID (liveness.go)
+	procSub *redis.PubSub // the subscription that says it is alive
+
 	closeOnce sync.Once
 }
 
@@ -103,6 +106,10 @@ func New(ctx context.Context, o Options) (*Store, error) {
 			s.closeClient()
 			return nil, fmt.Errorf("%w: redisstore: SCRIPT LOAD at %s: %w", rooms.ErrUnavailable, where, err)
 		}
+	}
+	if err := s.startLiveness(ctx); err != nil {
+		s.closeClient()
+		return nil, err
 	}
 	s.hub = newHub(s.c, o.Buffer)
 	s.batch = newBatcher(s.c, o.Pipelines)
@@ -156,6 +163,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.hub.close()
 		s.batch.close()
+		s.stopLiveness()
 		err = s.closeClient()
 	})
 	return err
