@@ -389,7 +389,7 @@ func TestLiveProcessReassertsHolders(t *testing.T) {
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { mem.Close() })
 	var cl fakeCluster
-	a, b := cl.manager(t, "A", mem, 300*time.Millisecond), cl.manager(t, "B", mem, 300*time.Millisecond)
+	a, b := cl.manager(t, "A", mem, time.Second), cl.manager(t, "B", mem, time.Second)
 	id, seats, sinks := acrossTwo(t, a, b)
 	ref := int64(1)
 	if err := seats[0].Move(&ref, "place", games.Args(7, 7), nil); err != nil {
