@@ -24,7 +24,10 @@ func TestWorkers(t *testing.T) {
 		wg.Wait()
 		waitFor(t, func() bool { return w.idle.Load() >= 1 })
 	}
-	if n := runtime.NumGoroutine() - base; n > 2 {
+	// A worker counts itself idle just before it waits, so a task sent in
+	// that instant gets a new goroutine; that, and any other goroutine of
+	// the process starting meanwhile, costs a few, not one per task.
+	if n := runtime.NumGoroutine() - base; n > 10 {
 		t.Fatalf("%d goroutines for 51 sequential tasks, want them reused", n)
 	}
 
