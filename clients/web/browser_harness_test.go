@@ -243,7 +243,14 @@ func (p *Page) ClickXY(x, y float64) {
 // WaitJS waits until the JavaScript expression is truthy.
 func (p *Page) WaitJS(what, expr string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, stepTimeout)
+	p.WaitJSFor(what, expr, stepTimeout)
+}
+
+// WaitJSFor is WaitJS with its own time limit, for what a page takes long
+// over on a busy machine (a queue of animations, say).
+func (p *Page) WaitJSFor(what, expr string, limit time.Duration) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, limit)
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingInterval(p.Poll))); err != nil {
 		got := p.evalString(`document.querySelector("#view") ? document.querySelector("#view").innerText.slice(0, 600) : ""`)

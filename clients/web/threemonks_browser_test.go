@@ -96,7 +96,9 @@ func checkThreeMonksEnd(p *Page, choices, decisions int) {
 	for i := 0; i < 5 && !Eval[bool](p, `!!document.querySelector("[data-banner=threemonks]:not([hidden])")`); i++ {
 		time.Sleep(3 * time.Second)
 	}
-	p.WaitJS("the winner banner", `!!document.querySelector("[data-banner=threemonks]:not([hidden])")`)
+	// The banner waits until the last round's events have played out, one
+	// animation after another: on a loaded machine that can take a while.
+	p.WaitJSFor("the winner banner", `!!document.querySelector("[data-banner=threemonks]:not([hidden])")`, 90*time.Second)
 	over := Eval[map[string]any](p, `window.__chaguan.state.ctx.gameover`)
 	banner := p.Text(`[data-banner=threemonks]`)
 	status := p.Text(`[data-status=threemonks]`)
