@@ -50,7 +50,9 @@ func (r *room) foreignHolders() []string {
 }
 
 // armLiveCheck arms the room's liveness timer while other processes hold
-// its seats; soon is for the first check after a load.
+// its seats; soon is for the first check after a load. Holders change only
+// with presence writes and other processes' records (never with a move),
+// so it is called after those, after a load and after each check.
 func (r *room) armLiveCheck(soon bool) {
 	if r.m.cfg.Liveness == nil || r.liveC != nil || len(r.foreignHolders()) == 0 {
 		return

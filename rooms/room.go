@@ -87,6 +87,7 @@ func (r *room) run() {
 		case <-r.liveC:
 			r.liveC = nil
 			r.checkHolders()
+			r.armLiveCheck(false)
 		case <-r.idleC:
 			r.idleC = nil
 			if r.idleNow() && r.tryExit() {
@@ -94,7 +95,6 @@ func (r *room) run() {
 			}
 		}
 		r.armIdle()
-		r.armLiveCheck(false)
 	}
 }
 
@@ -298,6 +298,7 @@ func (r *room) adoptAndBroadcast(rec *Record) {
 	r.broadcast(nil, nil)
 	r.schedule()
 	r.reassertHolders()
+	r.armLiveCheck(false)
 }
 
 // recheckViewers demotes viewers whose seat was freed or handed to a bot.

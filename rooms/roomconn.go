@@ -133,6 +133,7 @@ func (r *room) writeMeta(fn func(*Record) bool) {
 		if err == nil {
 			r.broadcast(nil, nil)
 			r.schedule()
+			r.armLiveCheck(false)
 			return
 		}
 		if !errors.Is(err, ErrConflict) {
