@@ -104,31 +104,23 @@ func (r *room) reassertHolders() {
 	if me == "" {
 		return
 	}
-	var missing []int
-	for seat, n := range r.presence {
-		if n > 0 && !slices.Contains(r.rec.Seats[seat].Holders, me) {
-			missing = append(missing, seat)
+	missing := r.connectedSeats()
+	for seat := range missing {
+		if slices.Contains(r.rec.Seats[seat].Holders, me) {
+			delete(missing, seat)
 		}
 	}
 	if len(missing) == 0 {
 		return
 	}
-	hashes := map[int]string{}
-	for v := range r.viewers {
-		if v.seat >= 0 {
-			hashes[v.seat] = v.credHash
-		}
-	}
 	r.writeMeta(func(rec *Record) bool {
 		changed := false
-		for _, seat := range missing {
+		for seat, hash := range missing {
 			s := &rec.Seats[seat]
-			if s.CredHash != hashes[seat] || slices.Contains(s.Holders, me) {
+			if s.CredHash != hash || slices.Contains(s.Holders, me) {
 				continue
 			}
-			s.Connected++
-			s.Holders = append(slices.Clone(s.Holders), me)
-			s.AwaySince = 0
+			s.join(me)
 			changed = true
 		}
 		return changed

@@ -39,11 +39,7 @@ func (r *room) connect(c cmdConnect) error {
 				if s.CredHash != v.credHash {
 					return false
 				}
-				s.Connected++
-				if me := r.m.processID(); me != "" {
-					s.Holders = append(s.Holders, me)
-				}
-				s.AwaySince = 0
+				s.join(r.m.processID())
 				return true
 			})
 		}
@@ -74,6 +70,16 @@ func (r *room) disconnect(v *Viewer) {
 	})
 }
 
+// join counts one process more holding a connection for the seat, adding
+// its holder entry ("" for none); the seat is no longer away.
+func (s *Seat) join(holder string) {
+	s.Connected++
+	if holder != "" {
+		s.Holders = append(slices.Clone(s.Holders), holder)
+	}
+	s.AwaySince = 0
+}
+
 // leave counts one process fewer holding a connection for the seat,
 // removing one entry of holder ("" for none); the seat is away from now
 // when none is left.
@@ -89,16 +95,23 @@ func (s *Seat) leave(now int64, holder string) {
 	}
 }
 
-// depart stores, in one write, that every seat connected through this
-// room has lost its connection here, as if each of its viewers had
-// disconnected: the process is stopping.
-func (r *room) depart() {
-	hashes := map[int]string{} // seat -> the credential hash it was joined with
+// connectedSeats maps each seat connected through this room to the
+// credential hash its viewers joined with.
+func (r *room) connectedSeats() map[int]string {
+	hashes := map[int]string{}
 	for v := range r.viewers {
 		if v.seat >= 0 && r.presence[v.seat] > 0 {
 			hashes[v.seat] = v.credHash
 		}
 	}
+	return hashes
+}
+
+// depart stores, in one write, that every seat connected through this
+// room has lost its connection here, as if each of its viewers had
+// disconnected: the process is stopping.
+func (r *room) depart() {
+	hashes := r.connectedSeats()
 	if len(hashes) == 0 {
 		return
 	}
