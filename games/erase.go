@@ -31,6 +31,9 @@ type State interface {
 	// view after a JSON round trip: exactly the bytes a person there gets.
 	Bot(level string, seat int, rng *rand.Rand) (name string, args json.RawMessage, err error)
 	MarshalJSON() ([]byte, error)
+	// Export writes the game's public record in format (e.g. "sgf"), or
+	// returns ErrNoExport when the game has no such format.
+	Export(format string, meta RecordMeta) (Export, error)
 }
 
 // Erase wraps typed rules as a Game.
@@ -116,6 +119,13 @@ func (x state[S, V]) Bot(level string, seat int, rng *rand.Rand) (string, json.R
 }
 
 func (x state[S, V]) MarshalJSON() ([]byte, error) { return json.Marshal(x.s) }
+
+func (x state[S, V]) Export(format string, meta RecordMeta) (Export, error) {
+	if e, ok := any(x.r).(Exporter[S]); ok {
+		return e.Export(x.s, format, meta)
+	}
+	return Export{}, ErrNoExport
+}
 
 // Typed returns the typed state inside an erased State, for tests and tools
 // in the game's own package.
