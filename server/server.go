@@ -99,6 +99,7 @@ func (s *Server) routes() {
 	e.POST("/games/:name/:id/playAgain", s.playAgain)
 	e.POST("/games/:name/:id/bot", s.addBot)
 	e.GET("/games/:name/:id/ws", s.websocket)
+	e.GET("/games/:name/:id/sgf", s.exportSGF)
 	if s.cfg.Pprof {
 		e.GET("/debug/pprof/*", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))

@@ -7,6 +7,7 @@ import (
 	"github.com/chaguan/chaguan/games/gomoku"
 	"github.com/chaguan/chaguan/games/gongzhu"
 	"github.com/chaguan/chaguan/games/threemonks"
+	"github.com/chaguan/chaguan/games/weiqi"
 )
 
 // Registry returns a fresh registry of every game, in lobby order.
@@ -15,5 +16,6 @@ func Registry() *games.Registry {
 		gongzhu.Game,
 		gomoku.Game,
 		threemonks.Game,
+		weiqi.Game,
 	)
 }
