@@ -4,6 +4,7 @@
 //	go run .                                  # :8080, in-memory store
 //	go run . -redis redis://127.0.0.1:6379/0  # Redis store (or REDIS_URL)
 //	go run . simulate -game gomoku -games 100 # bot-vs-bot statistics
+//	go run . -gnugo off                       # no GNU Go bot level for weiqi
 //
 // Wiring and configuration live here only.
 package main
@@ -16,6 +17,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"syscall"
@@ -24,6 +26,7 @@ import (
 	"github.com/chaguan/chaguan/clients/web"
 	"github.com/chaguan/chaguan/games/all"
 	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/gnugo"
 	"github.com/chaguan/chaguan/server"
 )
 
@@ -38,6 +41,8 @@ type config struct {
 	ttl      time.Duration
 	wsRate   float64
 	wsBurst  int
+	gnugo    string // GNU Go's binary, "" to look for it, "off"
+	gnugoLvl int
 	gc       gcSettings // what main set up (setUpGC): run the tuner, the limit set
 }
 
@@ -67,6 +72,8 @@ func main() {
 	flag.DurationVar(&c.ttl, "ttl", rooms.DefaultTTL, "how long a match is kept after its last change")
 	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
+	flag.StringVar(&c.gnugo, "gnugo", os.Getenv("GNUGO"), "GNU Go binary for weiqi's bot level gnugo; empty looks for gnugo on $PATH and in /usr/games, off disables it (env GNUGO)")
+	flag.IntVar(&c.gnugoLvl, "gnugo-level", gnugo.DefaultLevel, "GNU Go's strength, --level 1 to 10")
 	flag.Parse()
 	c.gc = setUpGC()
 	if err := run(c); err != nil {
@@ -95,9 +102,11 @@ func run(c config) error {
 	if botDelay == 0 {
 		botDelay = rooms.ZeroBotDelay
 	}
+	players, closePlayers := botPlayers(c, log)
+	defer closePlayers() // after mgr.Close: no room asks them any more
 	mgr := rooms.New(rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
-		Logger: log, Metrics: inst.Metrics,
+		Players: players, Logger: log, Metrics: inst.Metrics,
 	})
 	var origins []string
 	for _, o := range strings.Split(c.origins, ",") {
@@ -141,6 +150,37 @@ func run(c config) error {
 	mgr.Close()
 	log.Info("bye")
 	return nil
+}
+
+// gnugoTimeout bounds one GNU Go decision; at level 10 on 19x19 it takes a
+// few seconds on one core.
+const gnugoTimeout = 20 * time.Second
+
+// botPlayers registers the bot levels that run outside the process: GNU Go
+// as weiqi's level "gnugo" (falling back to "normal") when its binary is
+// there. The returned func stops them.
+func botPlayers(c config, log *slog.Logger) (map[string]map[string]rooms.PlayerLevel, func()) {
+	path := c.gnugo
+	switch path {
+	case "off":
+		log.Info("weiqi bot level gnugo disabled (-gnugo off)")
+		return nil, func() {}
+	case "":
+		if path = gnugo.Find(); path == "" {
+			log.Info("weiqi bot level gnugo off: no gnugo binary on $PATH or in /usr/games (set -gnugo or GNUGO)")
+			return nil, func() {}
+		}
+	}
+	if _, err := exec.LookPath(path); err != nil {
+		log.Warn("weiqi bot level gnugo off: cannot run the gnugo binary", "path", path, "err", err)
+		return nil, func() {}
+	}
+	p := gnugo.New(gnugo.Config{Path: path, Level: c.gnugoLvl})
+	log.Info("weiqi bot level gnugo on", "path", path, "gnugo_level", c.gnugoLvl, "timeout", gnugoTimeout)
+	levels := map[string]map[string]rooms.PlayerLevel{
+		"weiqi": {"gnugo": {Player: p, Fallback: "normal", Timeout: gnugoTimeout}},
+	}
+	return levels, func() { _ = p.Close() }
 }
 
 func portOf(addr string) string {

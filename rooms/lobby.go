@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -106,28 +107,38 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams) (*Record, e
 		if !ok {
 			return nil, newError(protocol.CodeBadRequest, "bots: no seat %q in a %d-player match", id, p.NumPlayers)
 		}
-		if !hasBot(info, level) {
-			return nil, newError(protocol.CodeBadRequest, "bots: %s has no bot level %q (levels: %s)", info.Name, level, strings.Join(info.Bots, ", "))
+		if !m.hasBot(info, level) {
+			return nil, newError(protocol.CodeBadRequest, "bots: %s has no bot level %q (levels: %s)", info.Name, level, strings.Join(m.BotLevels(info), ", "))
 		}
 		rec.Seats[seat] = Seat{Name: botName(level), Bot: level}
 	}
 	return rec, nil
 }
 
-func hasBot(info games.Info, level string) bool {
-	for _, b := range info.Bots {
-		if b == level {
-			return true
-		}
-	}
-	return false
+// hasBot says whether level is a bot level of the game: a built-in one or
+// a Player level configured for it.
+func (m *Manager) hasBot(info games.Info, level string) bool {
+	return slices.Contains(info.Bots, level) || m.player(info.Name, level) != nil
 }
 
 func botName(level string) string { return "Bot (" + level + ")" }
 
-// defaultBot is the level that takes over a seat a person left.
-func defaultBot(info games.Info) string {
-	if hasBot(info, "normal") {
+// defaultBot is the level that takes over a seat a person left or is away
+// from: the built-in default, or for a game without built-in levels the
+// first Player level configured for it.
+func (m *Manager) defaultBot(info games.Info) string {
+	if l := builtinDefault(info); l != "" {
+		return l
+	}
+	if levels := m.BotLevels(info); len(levels) > 0 {
+		return levels[0]
+	}
+	return ""
+}
+
+// builtinDefault is the game's "normal" level, else its easiest one.
+func builtinDefault(info games.Info) string {
+	if slices.Contains(info.Bots, "normal") {
 		return "normal"
 	}
 	if len(info.Bots) > 0 {

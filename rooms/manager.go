@@ -43,8 +43,13 @@ type Config struct {
 	// default what the Store's Liveness method returns, when it has one
 	// (the Redis store, but for a cluster).
 	Liveness Liveness
-	Logger   *slog.Logger
-	Metrics  Metrics
+	// Players registers bot levels whose decisions need I/O, by game name
+	// then level name (e.g. "weiqi" → "gnugo"). They are offered after the
+	// game's built-in levels; a name that repeats a built-in level is
+	// ignored. The Manager does not close them.
+	Players map[string]map[string]PlayerLevel
+	Logger  *slog.Logger
+	Metrics Metrics
 }
 
 // ZeroBotDelay makes bots move at once (a zero BotDelay means the default).
@@ -57,6 +62,9 @@ type Metrics interface {
 	MoveAccepted(game string, d time.Duration)
 	MoveRefused(code string)
 	MatchCreated(game string)
+	// BotFallback counts a Player level's failed decision, replaced by its
+	// fallback level; reason is one of the Fallback* constants.
+	BotFallback(game, level, reason string)
 }
 
 type noMetrics struct{}
@@ -65,6 +73,7 @@ func (noMetrics) RoomsLoaded(int)                    {}
 func (noMetrics) MoveAccepted(string, time.Duration) {}
 func (noMetrics) MoveRefused(string)                 {}
 func (noMetrics) MatchCreated(string)                {}
+func (noMetrics) BotFallback(string, string, string) {}
 
 // Manager owns the live rooms of this process. Its methods are safe for
 // concurrent use.
@@ -113,6 +122,7 @@ func New(cfg Config) *Manager {
 	if cfg.Metrics == nil {
 		cfg.Metrics = noMetrics{}
 	}
+	cfg.Players = normalPlayers(cfg)
 	if l, ok := cfg.Store.(interface{ Liveness() Liveness }); ok && cfg.Liveness == nil {
 		cfg.Liveness = l.Liveness()
 	}

@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/protocol"
 )
 
@@ -23,9 +22,9 @@ func (r *room) botLevel(seat int) (level string, at int64, ok bool) {
 	case s.CredHash == "":
 		return "", 0, false // a free seat: the match has not started
 	case s.Autoplay:
-		return defaultBot(r.game.Info()), delay, true
+		return r.m.defaultBot(r.game.Info()), delay, true
 	case s.Connected == 0 && s.AwaySince > 0:
-		return defaultBot(r.game.Info()), max(delay, s.AwaySince+r.rec.Options.GraceMs), true
+		return r.m.defaultBot(r.game.Info()), max(delay, s.AwaySince+r.rec.Options.GraceMs), true
 	}
 	return "", 0, false
 }
@@ -73,22 +72,42 @@ func (r *room) fireBot() {
 			continue
 		}
 		r.botBusy = true
-		go think(r.st, r.rec.StateID, seat, level, r.results)
+		info := r.game.Info()
+		go botJob{
+			ctx: r.m.ctx, st: r.st, stateID: r.rec.StateID, game: info.Name, seat: seat, level: level,
+			player: r.m.player(info.Name, level), log: r.log, metrics: r.m.cfg.Metrics,
+		}.think(r.results)
 		return
 	}
 	r.schedule()
 }
 
-func think(st games.State, stateID int64, seat int, level string, out chan<- botResult) {
-	res := botResult{stateID: stateID, seat: seat}
+// think decides the job's move and sends it, with the stateID it is for,
+// on out. A Player level that fails plays its fallback built-in level.
+func (j botJob) think(out chan<- botResult) {
+	res := botResult{stateID: j.stateID, seat: j.seat}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("bot panic: %v\n%s", p, debug.Stack())
 		}
 		out <- res
 	}()
+	level := j.level
+	if j.player != nil {
+		name, args, reason, err := j.ask()
+		switch {
+		case err == nil:
+			res.name, res.args = name, args
+			return
+		case j.ctx.Err() != nil: // the manager is stopping: nobody waits
+			res.err = err
+			return
+		}
+		j.fallBack(reason, err)
+		level = j.player.Fallback
+	}
 	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	res.name, res.args, res.err = st.Bot(level, seat, rng)
+	res.name, res.args, res.err = j.st.Bot(level, j.seat, rng)
 }
 
 func (r *room) onBotResult(res botResult) {

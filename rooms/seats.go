@@ -136,7 +136,7 @@ func (m *Manager) Leave(ctx context.Context, gameName, id, playerID, creds strin
 		}
 		s := &rec.Seats[seat]
 		s.CredHash, s.Left, s.Autoplay = "", true, false
-		s.Bot = defaultBot(g.Info())
+		s.Bot = m.defaultBot(g.Info())
 		return nil
 	})
 	return err
@@ -156,9 +156,9 @@ func (m *Manager) AddBot(ctx context.Context, gameName, id, playerID, creds, sea
 			return newError(protocol.CodeConflict, "seat %s is taken", seatID)
 		}
 		if level == "" {
-			level = defaultBot(g.Info())
+			level = m.defaultBot(g.Info())
 		}
-		if !hasBot(g.Info(), level) {
+		if !m.hasBot(g.Info(), level) {
 			return newError(protocol.CodeBadRequest, "%s has no bot level %q", g.Info().Name, level)
 		}
 		rec.Seats[seat] = Seat{Name: botName(level), Bot: level}

@@ -50,7 +50,7 @@ func (s *Server) catalog(c echo.Context) error {
 		}
 		out = append(out, map[string]any{
 			"name": info.Name, "title": info.Title, "minPlayers": info.MinPlayers,
-			"maxPlayers": info.MaxPlayers, "setupOptions": opts, "moves": moves, "bots": info.Bots,
+			"maxPlayers": info.MaxPlayers, "setupOptions": opts, "moves": moves, "bots": s.cfg.Rooms.BotLevels(info),
 		})
 	}
 	return c.JSON(http.StatusOK, out)

@@ -15,6 +15,7 @@ type Metrics struct {
 	moves   *prometheus.CounterVec
 	latency *prometheus.HistogramVec
 	errors  *prometheus.CounterVec
+	botFail *prometheus.CounterVec
 }
 
 // NewMetrics registers Chaguan's collectors (and the Go runtime's) on reg.
@@ -33,8 +34,11 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, 1}}, []string{"game"}),
 		errors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "chaguan_errors_total", Help: "Error messages sent, by wire code."}, []string{"code"}),
+		botFail: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chaguan_bot_fallbacks_total", Help: "Bot decisions of an I/O bot level (GNU Go, LLM) replaced by its fallback level, by reason."},
+			[]string{"game", "level", "reason"}),
 	}
-	reg.MustRegister(m.conns, m.rooms, m.matches, m.moves, m.latency, m.errors,
+	reg.MustRegister(m.conns, m.rooms, m.matches, m.moves, m.latency, m.errors, m.botFail,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
@@ -53,6 +57,11 @@ func (m *Metrics) MoveRefused(code string) { m.errors.WithLabelValues(code).Inc(
 
 // MatchCreated implements rooms.Metrics.
 func (m *Metrics) MatchCreated(game string) { m.matches.WithLabelValues(game).Inc() }
+
+// BotFallback implements rooms.Metrics.
+func (m *Metrics) BotFallback(game, level, reason string) {
+	m.botFail.WithLabelValues(game, level, reason).Inc()
+}
 
 // Instruments is a fresh registry with Chaguan's metrics on it.
 type Instruments struct {

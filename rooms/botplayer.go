@@ -1,0 +1,188 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+)
+
+// A Player is a bot level whose decisions need I/O (a GTP engine in a
+// subprocess, an LLM over HTTP), so it cannot be a pure games.Rules.Bot.
+// Its adapter lives in a package named after what it wraps (rooms/gnugo).
+//
+// Move is called on a goroutine of its own, never on a room's, with at
+// most one call per room at a time (several rooms may call at once). It
+// must return when ctx is done; the room stops waiting at the deadline
+// anyway and plays the level's fallback. Its answer is checked like a
+// person's move: an error, a panic, a late or an illegal answer all make
+// the room play the fallback built-in level instead. Errors are logged:
+// they must not carry a credential.
+type Player interface {
+	Move(ctx context.Context, req PlayerRequest) (name string, args json.RawMessage, err error)
+}
+
+// PlayerRequest is what a Player decides from: the seat's own view and
+// nothing else, as a person in that seat would see it.
+type PlayerRequest struct {
+	Game    string // the game's name, e.g. "weiqi"
+	Seat    int
+	StateID int64 // the state the decision is for; a stale answer is dropped
+	// View is the JSON of the game's view for Seat: the "G" of the state
+	// message that seat gets (State.AppendView), the same bytes the game's
+	// built-in bots decide from.
+	View json.RawMessage
+}
+
+// PlayerLevel registers one Player as a bot level of a game.
+type PlayerLevel struct {
+	Player Player
+	// Fallback is the built-in level played when the Player fails; default
+	// the level that covers an absent person ("normal" where it exists).
+	Fallback string
+	// Timeout bounds one decision (default DefaultPlayerTimeout).
+	Timeout time.Duration
+}
+
+// DefaultPlayerTimeout bounds a Player's decision when its level sets none.
+const DefaultPlayerTimeout = 10 * time.Second
+
+// Fallback reasons, the reason label of Metrics.BotFallback.
+const (
+	FallbackError   = "error"   // the Player returned an error
+	FallbackTimeout = "timeout" // no answer before the deadline
+	FallbackPanic   = "panic"   // the Player panicked
+	FallbackIllegal = "illegal" // the answer is not a legal move now
+)
+
+// normalPlayers checks cfg.Players against the games and fills defaults:
+// a level of an unknown game, or one that repeats a built-in level's name,
+// is dropped with a warning.
+func normalPlayers(cfg Config) map[string]map[string]PlayerLevel {
+	out := map[string]map[string]PlayerLevel{}
+	for game, levels := range cfg.Players {
+		g, ok := cfg.Games.Get(game)
+		for level, pl := range levels {
+			switch {
+			case !ok:
+				cfg.Logger.Warn("bot level for an unknown game ignored", "game", game, "level", level)
+				continue
+			case slices.Contains(g.Info().Bots, level):
+				cfg.Logger.Warn("bot level repeats a built-in level; ignored", "game", game, "level", level)
+				continue
+			case pl.Player == nil:
+				cfg.Logger.Warn("bot level without a Player ignored", "game", game, "level", level)
+				continue
+			}
+			if pl.Timeout <= 0 {
+				pl.Timeout = DefaultPlayerTimeout
+			}
+			if pl.Fallback == "" || !slices.Contains(g.Info().Bots, pl.Fallback) {
+				pl.Fallback = builtinDefault(g.Info())
+			}
+			if out[game] == nil {
+				out[game] = map[string]PlayerLevel{}
+			}
+			out[game][level] = pl
+		}
+	}
+	return out
+}
+
+// player returns the Player level registered for game, or nil.
+func (m *Manager) player(game, level string) *PlayerLevel {
+	if pl, ok := m.cfg.Players[game][level]; ok {
+		return &pl
+	}
+	return nil
+}
+
+// BotLevels lists the bot levels a match of game may seat: the game's
+// built-in levels, easiest first, then the Player levels configured for
+// it, by name. It is what the catalog shows.
+func (m *Manager) BotLevels(info games.Info) []string {
+	levels := slices.Clone(info.Bots)
+	var extra []string
+	for level := range m.cfg.Players[info.Name] {
+		extra = append(extra, level)
+	}
+	sort.Strings(extra)
+	return append(levels, extra...)
+}
+
+// botJob is one bot decision, run on its own goroutine with an immutable
+// state: nothing in it is the room's.
+type botJob struct {
+	ctx     context.Context // the manager's: cancelled when it stops
+	st      games.State
+	stateID int64
+	game    string
+	seat    int
+	level   string
+	player  *PlayerLevel // nil for a built-in level
+	log     *slog.Logger // the room's
+	metrics Metrics
+}
+
+// ask gets the Player's move and checks it is legal; reason says why not.
+func (j botJob) ask() (name string, args json.RawMessage, reason string, err error) {
+	view, err := j.st.AppendView(nil, j.seat)
+	if err != nil {
+		return "", nil, FallbackError, fmt.Errorf("view: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(j.ctx, j.player.Timeout)
+	defer cancel()
+	type answer struct {
+		name  string
+		args  json.RawMessage
+		err   error
+		panic bool
+	}
+	// The Player runs on a goroutine of its own so that one that ignores
+	// its deadline holds a goroutine, not the seat.
+	done := make(chan answer, 1)
+	go func() {
+		var a answer
+		defer func() {
+			if p := recover(); p != nil {
+				a = answer{panic: true, err: fmt.Errorf("panic: %v\n%s", p, debug.Stack())}
+			}
+			done <- a
+		}()
+		a.name, a.args, a.err = j.player.Player.Move(ctx, PlayerRequest{Game: j.game, Seat: j.seat, StateID: j.stateID, View: view})
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-ctx.Done():
+		a.err = ctx.Err()
+	}
+	switch {
+	case a.panic:
+		return "", nil, FallbackPanic, a.err
+	case a.err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return "", nil, FallbackTimeout, a.err
+	case a.err != nil:
+		return "", nil, FallbackError, a.err
+	}
+	if _, err := j.st.Apply(j.seat, a.name, a.args); err != nil {
+		return "", nil, FallbackIllegal, fmt.Errorf("%s %s: %w", a.name, a.args, err)
+	}
+	return a.name, a.args, "", nil
+}
+
+// fallBack records why the Player failed; the caller then plays the
+// fallback level.
+func (j botJob) fallBack(reason string, err error) {
+	j.log.Warn("bot player failed; playing the fallback level",
+		"seat", j.seat, "state_id", j.stateID, "level", j.level, "reason", reason,
+		"fallback", j.player.Fallback, "err", err)
+	j.metrics.BotFallback(j.game, j.level, reason)
+}

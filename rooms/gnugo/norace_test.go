@@ -1,0 +1,5 @@
+//go:build !race
+
+package gnugo
+
+const raceEnabled = false
