@@ -1,0 +1,5 @@
+//go:build !race
+
+package carcassonne
+
+const raceEnabled = false
