@@ -5,6 +5,8 @@
 //	go run . -redis redis://127.0.0.1:6379/0  # Redis store (or REDIS_URL)
 //	go run . simulate -game gomoku -games 100 # bot-vs-bot statistics
 //	go run . -gnugo off                       # no GNU Go bot level for weiqi
+//	go run . -llm deepseek=https://api.deepseek.com/v1,model=deepseek-chat,key_env=DEEPSEEK_API_KEY
+//	                                          # carcassonne bot level llm-deepseek (docs/llm.md)
 //
 // Wiring and configuration live here only.
 package main
@@ -27,6 +29,7 @@ import (
 	"github.com/chaguan/chaguan/games/all"
 	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/gnugo"
+	"github.com/chaguan/chaguan/rooms/llm"
 	"github.com/chaguan/chaguan/server"
 )
 
@@ -44,7 +47,16 @@ type config struct {
 	gnugo    string // GNU Go's binary, "" to look for it, "off"
 	gnugoLvl int
 	gc       gcSettings // what main set up (setUpGC): run the tuner, the limit set
+	llm      specList   // -llm values, parsed by llmPlayers
 }
+
+// specList collects a repeated flag's values. Set never fails: a value is
+// parsed later by code whose errors do not echo it (a key pasted into a
+// flag by mistake must not be printed).
+type specList []string
+
+func (l *specList) String() string     { return fmt.Sprintf("%d values", len(*l)) }
+func (l *specList) Set(v string) error { *l = append(*l, v); return nil }
 
 func envOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
@@ -74,6 +86,7 @@ func main() {
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
 	flag.StringVar(&c.gnugo, "gnugo", os.Getenv("GNUGO"), "GNU Go binary for weiqi's bot level gnugo; empty looks for gnugo on $PATH and in /usr/games, off disables it (env GNUGO)")
 	flag.IntVar(&c.gnugoLvl, "gnugo-level", gnugo.DefaultLevel, "GNU Go's strength, --level 1 to 10")
+	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s]; the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
 	flag.Parse()
 	c.gc = setUpGC()
 	if err := run(c); err != nil {
@@ -104,6 +117,16 @@ func run(c config) error {
 	}
 	players, closePlayers := botPlayers(c, log)
 	defer closePlayers() // after mgr.Close: no room asks them any more
+	llmLevels, llmChecks, err := llmPlayers(c, log, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if len(llmLevels) > 0 {
+		if players == nil {
+			players = map[string]map[string]rooms.PlayerLevel{}
+		}
+		players[llm.Game] = llmLevels
+	}
 	mgr := rooms.New(rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
 		Players: players, Logger: log, Metrics: inst.Metrics,
@@ -117,7 +140,8 @@ func run(c config) error {
 	h := server.New(server.Config{
 		Rooms: mgr, Assets: web.Assets(), AllowedOrigins: origins, Logger: log,
 		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof,
-		WS: server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst},
+		WS:      server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst},
+		LLMTest: server.LLMTestConfig{Endpoints: llmChecks, Token: os.Getenv("CHAGUAN_OPERATOR_TOKEN")},
 	})
 	srv := &http.Server{Addr: c.addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
@@ -181,6 +205,53 @@ func botPlayers(c config, log *slog.Logger) (map[string]map[string]rooms.PlayerL
 		"weiqi": {"gnugo": {Player: p, Fallback: "normal", Timeout: gnugoTimeout}},
 	}
 	return levels, func() { _ = p.Close() }
+}
+
+// llmPlayers registers each configured LLM endpoint (-llm values, then
+// LLM_BASE_URL) as a carcassonne bot level falling back to "normal", and
+// lists them for POST /llm/test by level and by name. A key is read from
+// the variable its endpoint names and never logged.
+func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[string]rooms.PlayerLevel, map[string]server.LLMChecker, error) {
+	var eps []llm.Endpoint
+	for _, spec := range c.llm {
+		ep, err := llm.ParseSpec(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		eps = append(eps, ep)
+	}
+	if ep, ok, err := llm.FromEnv(getenv); err != nil {
+		return nil, nil, err
+	} else if ok {
+		eps = append(eps, ep)
+	}
+	if len(eps) == 0 {
+		return nil, nil, nil
+	}
+	if _, ok := all.Registry().Get(llm.Game); !ok {
+		log.Warn("LLM bot levels off: carcassonne is not registered")
+		return nil, nil, nil
+	}
+	levels, checks := map[string]rooms.PlayerLevel{}, map[string]server.LLMChecker{}
+	for _, ep := range eps {
+		if _, dup := levels[llm.Level(ep.Name)]; dup {
+			return nil, nil, fmt.Errorf("LLM endpoint %s configured twice (-llm %s=… and LLM_BASE_URL both make the level llm)", ep.Name, ep.Name)
+		}
+		key := llm.Key(getenv(ep.KeyEnv))
+		if ep.KeyEnv != "" && key == "" {
+			log.Warn("LLM endpoint's key variable is unset or empty; requests go without a key", "level", llm.Level(ep.Name), "key_env", ep.KeyEnv)
+		}
+		p, err := llm.New(ep, key, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		pl := p.PlayerLevel()
+		levels[p.Level()] = pl
+		checks[p.Level()], checks[ep.Name] = p, p
+		log.Info("carcassonne bot level on", "level", p.Level(), "base_url", ep.BaseURL, "model", ep.Model,
+			"key_env", ep.KeyEnv, "key_set", key != "", "timeout", pl.Timeout, "fallback", pl.Fallback)
+	}
+	return levels, checks, nil
 }
 
 func portOf(addr string) string {

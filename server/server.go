@@ -43,6 +43,8 @@ type Config struct {
 	Pprof bool
 	// WS tunes the WebSocket timings; zero values take the defaults.
 	WS WSConfig
+	// LLMTest configures POST /llm/test (llmtest.go).
+	LLMTest LLMTestConfig
 }
 
 // Server is the HTTP handler. Create it with New.
@@ -100,6 +102,7 @@ func (s *Server) routes() {
 	e.POST("/games/:name/:id/bot", s.addBot)
 	e.GET("/games/:name/:id/ws", s.websocket)
 	e.GET("/games/:name/:id/sgf", s.exportSGF)
+	e.POST("/llm/test", s.llmTest)
 	if s.cfg.Pprof {
 		e.GET("/debug/pprof/*", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))

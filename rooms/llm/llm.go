@@ -1,0 +1,242 @@
+// Package llm plays Carcassonne through a large language model: a
+// rooms.Player that asks an OpenAI-compatible chat-completions endpoint
+// (github.com/openai/openai-go) to choose among the numbered legal options
+// of the seat's view, the only place Chaguan talks to an LLM.
+//
+// The Player decides from the seat's view alone: it sends a board summary,
+// the drawn tile and the numbered legal options (placements in the tile
+// phase; meeple options and "no meeple" in the meeple phase), asks for
+// exactly {"option": N}, and parses the answer strictly. Anything else (a
+// malformed answer, an option out of range, an HTTP error, a timeout) is an
+// error, and the room plays the level's fallback ("normal") instead.
+//
+// The API key is a Key: it prints as "[redacted]", and every error Move or
+// Check returns has the key's text replaced, so it cannot reach a log line,
+// a view, /metrics or a stored record.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/chaguan/chaguan/rooms"
+)
+
+// Game is the only game the Player plays.
+const Game = "carcassonne"
+
+// DefaultTimeout bounds one decision when an Endpoint sets none: a slow
+// model on a long prompt takes several seconds.
+const DefaultTimeout = 20 * time.Second
+
+// Errors of Move and Check; the returned errors wrap them.
+var (
+	// ErrMalformed: the answer is not exactly {"option": N}.
+	ErrMalformed = errors.New("llm: malformed answer")
+	// ErrNoOption: the answer names no listed option.
+	ErrNoOption = errors.New("llm: answer is not a listed option")
+	// ErrEndpoint: the request failed (HTTP status, network, no choice).
+	ErrEndpoint = errors.New("llm: endpoint request failed")
+	// ErrView: the request is not a Carcassonne view of the seat's turn.
+	ErrView = errors.New("llm: no decision to make in this view")
+)
+
+// Key is an API key. It never prints: String, GoString, Format, LogValue
+// and MarshalJSON all give "[redacted]".
+type Key string
+
+const redacted = "[redacted]"
+
+func (Key) String() string               { return redacted }
+func (Key) GoString() string             { return redacted }
+func (Key) Format(f fmt.State, _ rune)   { _, _ = f.Write([]byte(redacted)) }
+func (Key) LogValue() slog.Value         { return slog.StringValue(redacted) }
+func (Key) MarshalJSON() ([]byte, error) { return json.Marshal(redacted) }
+func (k Key) scrub(s string) string      { return scrub(s, string(k)) }
+func scrub(s, secret string) string {
+	if len(secret) < 4 { // too short to be a key; replacing it would garble text
+		return s
+	}
+	return strings.ReplaceAll(s, secret, redacted)
+}
+
+// Endpoint is one operator-configured OpenAI-compatible endpoint.
+type Endpoint struct {
+	// Name tells endpoints apart; the bot level is Level(Name).
+	Name    string
+	BaseURL string // e.g. https://api.openai.com/v1 (requests go to BaseURL/chat/completions)
+	Model   string
+	// KeyEnv names the environment variable holding the API key; "" for an
+	// endpoint that needs none. The key itself is never a flag value.
+	KeyEnv  string
+	Timeout time.Duration // one decision; default DefaultTimeout
+}
+
+// Level is the bot level of the endpoint named name: "llm" for "" or
+// "llm", else "llm-<name>".
+func Level(name string) string {
+	if name == "" || name == "llm" {
+		return "llm"
+	}
+	return "llm-" + name
+}
+
+// Player is one endpoint as a rooms.Player for Carcassonne. Its methods are
+// safe for concurrent use: each call is one independent HTTP request.
+type Player struct {
+	ep   Endpoint
+	key  Key
+	chat openai.ChatCompletionService
+}
+
+var _ rooms.Player = (*Player)(nil)
+
+// String describes the Player without its key; Format and LogValue use it
+// too, so no verb (%+v, %#v) prints the key field.
+func (p Player) String() string {
+	return fmt.Sprintf("llm.Player{level: %s, model: %s, base: %s}", p.Level(), p.ep.Model, p.ep.BaseURL)
+}
+func (p Player) GoString() string           { return p.String() }
+func (p Player) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, p.String()) }
+func (p Player) LogValue() slog.Value       { return slog.StringValue(p.String()) }
+
+// New returns the Player for ep with its key (read by the caller from
+// ep.KeyEnv). client may be nil (a plain http.Client; the request's
+// context bounds it).
+func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
+	if ep.BaseURL == "" || ep.Model == "" {
+		return nil, fmt.Errorf("llm endpoint %q: a base URL and a model are required", ep.Name)
+	}
+	if ep.Timeout <= 0 {
+		ep.Timeout = DefaultTimeout
+	}
+	if client == nil {
+		client = &http.Client{}
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(ep.BaseURL),
+		option.WithHTTPClient(client),
+		// One attempt: the room falls back at once, and retries would eat
+		// the decision's deadline.
+		option.WithMaxRetries(0),
+	}
+	if key != "" {
+		opts = append(opts, option.WithAPIKey(string(key)))
+	}
+	// NewChatCompletionService, not openai.NewClient: the client would
+	// read OPENAI_API_KEY, OPENAI_BASE_URL and the like from the process's
+	// environment, and only the operator's Endpoint may configure this.
+	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...)}, nil
+}
+
+// Endpoint returns the Player's endpoint (its key is not in it).
+func (p *Player) Endpoint() Endpoint { return p.ep }
+
+// Level returns the Player's bot level, Level(Endpoint().Name).
+func (p Player) Level() string { return Level(p.ep.Name) }
+
+// PlayerLevel registers p as a Carcassonne bot level falling back to
+// "normal" after p's timeout.
+func (p *Player) PlayerLevel() rooms.PlayerLevel {
+	return rooms.PlayerLevel{Player: p, Fallback: "normal", Timeout: p.ep.Timeout}
+}
+
+// Move implements rooms.Player for "carcassonne": one chat completion
+// choosing among the view's numbered options. It returns an error wrapping
+// ErrView when seat has nothing to decide, ErrEndpoint when the request
+// fails, ErrMalformed or ErrNoOption for a bad answer, or ctx's error. No
+// error carries the key.
+func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+	if req.Game != Game {
+		return "", nil, fmt.Errorf("%w: game %q", ErrView, req.Game)
+	}
+	pr, err := buildPrompt(req.View, req.Seat)
+	if err != nil {
+		return "", nil, err
+	}
+	answer, err := p.complete(ctx, pr.system, pr.user)
+	if err != nil {
+		return "", nil, err
+	}
+	n, err := parseAnswer(answer)
+	if err != nil {
+		return "", nil, p.safe(err)
+	}
+	o, ok := pr.option(n)
+	if !ok {
+		return "", nil, fmt.Errorf("%w: option %d of %d..%d", ErrNoOption, n, pr.first, pr.first+len(pr.options)-1)
+	}
+	return o.name, o.args, nil
+}
+
+// Check sends a tiny prompt and reports how long the answer took; the
+// error (wrapping ErrEndpoint or ctx's) carries no key. It is what POST
+// /llm/test runs.
+func (p *Player) Check(ctx context.Context) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.ep.Timeout)
+	defer cancel()
+	t0 := time.Now()
+	_, err := p.complete(ctx, "You are a connectivity check.", `Reply with {"option": 1}.`)
+	return time.Since(t0), err
+}
+
+// complete sends one system and one user message and returns the first
+// choice's text.
+func (p *Player) complete(ctx context.Context, system, user string) (string, error) {
+	resp, err := p.chat.New(ctx, openai.ChatCompletionNewParams{
+		Model: p.ep.Model,
+		Messages: []openai.ChatCompletionMessageParamUnion{
+			openai.SystemMessage(system),
+			openai.UserMessage(user),
+		},
+	})
+	if err != nil {
+		return "", p.requestError(ctx, err)
+	}
+	if len(resp.Choices) == 0 {
+		return "", fmt.Errorf("%w: the response has no choice", ErrEndpoint)
+	}
+	return resp.Choices[0].Message.Content, nil
+}
+
+// requestError turns the SDK's error into one that carries its text with
+// the key replaced, and nothing else of it (its request holds the key in
+// a header): it wraps ErrEndpoint, and ctx's error when ctx is done.
+func (p *Player) requestError(ctx context.Context, err error) error {
+	msg := p.key.scrub(err.Error())
+	if cerr := ctx.Err(); cerr != nil {
+		return &safeError{msg: fmt.Sprintf("%s: %s", p.Level(), msg), is: []error{ErrEndpoint, cerr}}
+	}
+	return &safeError{msg: fmt.Sprintf("%s: %s", p.Level(), msg), is: []error{ErrEndpoint}}
+}
+
+// safe replaces the key in err's text, keeping its sentinel.
+func (p *Player) safe(err error) error {
+	var is []error
+	for _, s := range []error{ErrMalformed, ErrNoOption, ErrEndpoint} {
+		if errors.Is(err, s) {
+			is = append(is, s)
+		}
+	}
+	return &safeError{msg: p.key.scrub(err.Error()), is: is}
+}
+
+// safeError is an error whose text is already scrubbed and which wraps
+// only sentinels, never a value that could hold the key.
+type safeError struct {
+	msg string
+	is  []error
+}
+
+func (e *safeError) Error() string   { return e.msg }
+func (e *safeError) Unwrap() []error { return e.is }

@@ -1,0 +1,219 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/games/carcassonne"
+	"github.com/chaguan/chaguan/rooms"
+)
+
+// TestMoveGoodAnswer: a well-formed answer becomes the option's move, the
+// Rules accept it, and the request carries the model, the key as a bearer
+// token and the numbered options.
+func TestMoveGoodAnswer(t *testing.T) {
+	tileView, meepleView, tileState, meepleState := views(t)
+	r := carcassonne.Rules{}
+	var tv carcassonne.View
+	_ = json.Unmarshal(tileView, &tv)
+	// Option 2 is the second rotation of the first placement, or the
+	// first rotation of the second.
+	x, y, rot := tv.Placements[0].X, tv.Placements[0].Y, 0
+	if rots := tv.Placements[0].Rotations; len(rots) > 1 {
+		rot = rots[1]
+	} else {
+		x, y, rot = tv.Placements[1].X, tv.Placements[1].Y, tv.Placements[1].Rotations[0]
+	}
+	wantTile := fmt.Sprintf(`[{"rotation":%d,"x":%d,"y":%d}]`, rot, x, y)
+	var mv carcassonne.View
+	_ = json.Unmarshal(meepleView, &mv)
+	for _, c := range []struct {
+		name     string
+		view     json.RawMessage
+		st       carcassonne.State
+		answer   string
+		wantName string
+		wantArgs string
+	}{
+		{"tile phase, option 2", tileView, tileState, `{"option": 2}`, carcassonne.MovePlaceTile, wantTile},
+		{"meeple phase, option 1", meepleView, meepleState, " {\"option\":1}\n", carcassonne.MovePlaceMeeple, fmt.Sprintf(`[{"feature":%q}]`, mv.MeepleOptions[0].Feature)},
+		{"meeple phase, no meeple", meepleView, meepleState, `{"option": 0}`, carcassonne.MoveSkipMeeple, `[]`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, always(reply{content: c.answer}))
+			p := f.player(t, 5*time.Second)
+			name, args, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", Seat: 0, StateID: 3, View: c.view})
+			if err != nil {
+				t.Fatalf("Move: %v", err)
+			}
+			if name != c.wantName || string(args) != c.wantArgs {
+				t.Errorf("move %s %s, want %s %s", name, args, c.wantName, c.wantArgs)
+			}
+			if _, err := r.Apply(c.st, 0, name, args); err != nil {
+				t.Errorf("the rules refuse %s %s: %v", name, args, err)
+			}
+			if got := f.auth[0]; got != "Bearer "+string(testKey) {
+				t.Errorf("Authorization %q, want the bearer key", got)
+			}
+			if f.models[0] != "test-model" {
+				t.Errorf("model %q", f.models[0])
+			}
+			if pr := f.lastPrompt(); !strings.Contains(pr, "Options:\n") || !strings.Contains(pr, `{"option": N}`) {
+				t.Errorf("prompt without numbered options:\n%s", pr)
+			}
+		})
+	}
+}
+
+// TestMoveBadAnswers: anything but exactly {"option": N} with N listed is
+// an error wrapping ErrMalformed or ErrNoOption.
+func TestMoveBadAnswers(t *testing.T) {
+	tileView, meepleView, _, _ := views(t)
+	for _, c := range []struct {
+		name, answer string
+		view         json.RawMessage
+		want         error
+	}{
+		{"prose", "I would place it at (1,0) rotated 90.", tileView, ErrMalformed},
+		{"empty", "", tileView, ErrMalformed},
+		{"bare number", "2", tileView, ErrMalformed},
+		{"code fence", "```json\n{\"option\": 1}\n```", tileView, ErrMalformed},
+		{"string option", `{"option": "1"}`, tileView, ErrMalformed},
+		{"fraction", `{"option": 1.5}`, tileView, ErrMalformed},
+		{"extra key", `{"option": 1, "why": "it scores"}`, tileView, ErrMalformed},
+		{"two objects", `{"option": 1}{"option": 2}`, tileView, ErrMalformed},
+		{"tile phase has no option 0", `{"option": 0}`, tileView, ErrNoOption},
+		{"far out of range", `{"option": 9999}`, tileView, ErrNoOption},
+		{"negative", `{"option": -1}`, meepleView, ErrNoOption},
+		{"one past the meeple options", `{"option": 99}`, meepleView, ErrNoOption},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, always(reply{content: c.answer}))
+			name, args, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: c.view})
+			if !errors.Is(err, c.want) {
+				t.Fatalf("Move = %s %s, %v; want an error wrapping %v", name, args, err, c.want)
+			}
+			t.Logf("%v", err)
+		})
+	}
+}
+
+// TestMoveSlow: an endpoint slower than the deadline makes Move return
+// ctx's error at the deadline, not when the endpoint answers.
+func TestMoveSlow(t *testing.T) {
+	tileView, _, _, _ := views(t)
+	f := newFake(t, always(reply{content: `{"option": 1}`, delay: 10 * time.Second}))
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	_, _, err := f.player(t, 5*time.Second).Move(ctx, rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrEndpoint) {
+		t.Fatalf("err %v, want ErrEndpoint and context.DeadlineExceeded", err)
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Errorf("Move returned after %v, want about the deadline", d)
+	}
+}
+
+// TestMoveHTTPErrors: an error status is an error wrapping ErrEndpoint
+// that names the status, once (no retries).
+func TestMoveHTTPErrors(t *testing.T) {
+	tileView, _, _, _ := views(t)
+	for _, status := range []int{500, 401, 429} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			f := newFake(t, always(reply{status: status, content: `{"error": {"message": "boom", "type": "server_error"}}`}))
+			_, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			if !errors.Is(err, ErrEndpoint) || !strings.Contains(err.Error(), fmt.Sprint(status)) {
+				t.Fatalf("err %v, want ErrEndpoint naming %d", err, status)
+			}
+			if n := f.requests(); n != 1 {
+				t.Errorf("%d requests, want 1", n)
+			}
+		})
+	}
+}
+
+// TestMoveNotMyTurn: a view where the seat has nothing to decide, or not
+// Carcassonne's, is ErrView and sends nothing.
+func TestMoveNotMyTurn(t *testing.T) {
+	tileView, _, _, _ := views(t)
+	f := newFake(t, always(reply{content: `{"option": 1}`}))
+	p := f.player(t, time.Second)
+	for _, req := range []rooms.PlayerRequest{
+		{Game: "carcassonne", Seat: 1, View: tileView},
+		{Game: "weiqi", View: tileView},
+		{Game: "carcassonne", View: json.RawMessage(`{"size":19}`)},
+	} {
+		if _, _, err := p.Move(context.Background(), req); !errors.Is(err, ErrView) {
+			t.Errorf("seat %d game %s: err %v, want ErrView", req.Seat, req.Game, err)
+		}
+	}
+	if n := f.requests(); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
+
+// TestKeyNeverLeaks: an endpoint that echoes the Authorization header
+// into its answer and its error bodies does not get the key into an
+// error; the Key and the Player print without it, in text and in slog.
+func TestKeyNeverLeaks(t *testing.T) {
+	tileView, _, _, _ := views(t)
+	echo := func(status int) func(string) reply {
+		return func(string) reply {
+			return reply{status: status, content: `{"error": {"message": "bad key Bearer ` + string(testKey) + `", "type": "x"}}`}
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		answer func(string) reply
+	}{
+		{"answer echoes the key", always(reply{content: "your key is " + string(testKey)})},
+		{"answer echoes the key in JSON", always(reply{content: `{"option": "` + string(testKey) + `"}`})},
+		{"401 body echoes the key", echo(401)},
+		{"500 body echoes the key", echo(500)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, c.answer)
+			p := f.player(t, 5*time.Second)
+			_, _, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var buf bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&buf, nil))
+			log.Warn("failed", "err", err, "key", testKey, "player", p, "endpoint", p.Endpoint())
+			slog.New(slog.NewJSONHandler(&buf, nil)).Warn("failed", "err", err, "key", testKey)
+			for _, s := range []string{err.Error(), fmt.Sprintf("%v %+v %#v %s %q", err, err, err, testKey, testKey), fmt.Sprintf("%+v %#v", p, *p), buf.String()} {
+				mustNotLeak(t, "output", s)
+			}
+			if b, _ := json.Marshal(map[string]any{"key": testKey}); strings.Contains(string(b), string(testKey)) {
+				t.Errorf("JSON: %s", b)
+			}
+		})
+	}
+}
+
+// TestCheck: the connectivity check of POST /llm/test reports success
+// with a latency, and an HTTP error as ErrEndpoint.
+func TestCheck(t *testing.T) {
+	ok := newFake(t, always(reply{content: `{"option": 1}`}))
+	if d, err := ok.player(t, time.Second).Check(context.Background()); err != nil || d <= 0 {
+		t.Errorf("Check = %v, %v; want a latency and no error", d, err)
+	}
+	bad := newFake(t, always(reply{status: 503, content: `{}`}))
+	if _, err := bad.player(t, time.Second).Check(context.Background()); !errors.Is(err, ErrEndpoint) {
+		t.Errorf("Check on 503: %v, want ErrEndpoint", err)
+	}
+	slow := newFake(t, always(reply{delay: 10 * time.Second}))
+	t0 := time.Now()
+	if _, err := slow.player(t, 100*time.Millisecond).Check(context.Background()); !errors.Is(err, context.DeadlineExceeded) || time.Since(t0) > 2*time.Second {
+		t.Errorf("Check on a slow endpoint: %v after %v, want the endpoint's timeout", err, time.Since(t0))
+	}
+}

@@ -1,0 +1,172 @@
+package llm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/carcassonne"
+	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/memstore"
+)
+
+// countingMetrics counts the rooms' bot fallbacks.
+type countingMetrics struct {
+	mu        sync.Mutex
+	fallbacks []string
+}
+
+func (*countingMetrics) RoomsLoaded(int)                    {}
+func (*countingMetrics) MoveAccepted(string, time.Duration) {}
+func (*countingMetrics) MoveRefused(string)                 {}
+func (*countingMetrics) MatchCreated(string)                {}
+func (m *countingMetrics) BotFallback(game, level, reason string) {
+	m.mu.Lock()
+	m.fallbacks = append(m.fallbacks, game+"/"+level+"/"+reason)
+	m.mu.Unlock()
+}
+
+func (m *countingMetrics) list() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.fallbacks)
+}
+
+// lockedBuffer collects the rooms' log.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// firstOption answers the first listed option, with the key echoed nowhere.
+func firstOption(user string) reply {
+	m := regexp.MustCompile(`N from (-?\d+) to`).FindStringSubmatch(user)
+	if m == nil {
+		return reply{content: "no options?"}
+	}
+	return reply{content: `{"option": ` + m[1] + `}`}
+}
+
+// TestThroughRooms: seat 0 is the level "llm-test" against the built-in
+// normal bot, through a real rooms.Manager on the memory store. A good
+// endpoint plays every decision of seat 0 with no fallback; a malformed,
+// out-of-range, slow or failing one makes the room play normal instead,
+// and the fallback is counted with its reason. The game goes on either
+// way, and the key is in no log line, stored record or view.
+func TestThroughRooms(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		answer  func(string) reply
+		timeout time.Duration
+		reason  string // "" for no fallback
+	}{
+		{"good answers", firstOption, 5 * time.Second, ""},
+		{"malformed", always(reply{content: "place it north, key " + string(testKey)}), 5 * time.Second, rooms.FallbackError},
+		{"out of range", always(reply{content: `{"option": 500}`}), 5 * time.Second, rooms.FallbackError},
+		{"slow past the timeout", always(reply{content: `{"option": 1}`, delay: 5 * time.Second}), 100 * time.Millisecond, rooms.FallbackTimeout},
+		{"HTTP 500", always(reply{status: 500, content: `{"error": {"message": "down ` + string(testKey) + `"}}`}), 5 * time.Second, rooms.FallbackError},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, c.answer)
+			p := f.player(t, c.timeout)
+			mem := memstore.New(memstore.Options{})
+			t.Cleanup(func() { _ = mem.Close() })
+			metrics, log := &countingMetrics{}, &lockedBuffer{}
+			m := rooms.New(rooms.Config{
+				Store: mem, Games: games.NewRegistry(carcassonne.Game), BotDelay: rooms.ZeroBotDelay,
+				Logger: slog.New(slog.NewTextHandler(log, nil)), Metrics: metrics,
+				Players: map[string]map[string]rooms.PlayerLevel{"carcassonne": {p.Level(): p.PlayerLevel()}},
+			})
+			t.Cleanup(m.Close)
+			if got := m.BotLevels(carcassonne.Rules{}.Info()); !slices.Contains(got, "llm-test") {
+				t.Fatalf("bot levels %v lack llm-test", got)
+			}
+			ctx := context.Background()
+			id, err := m.Create(ctx, "carcassonne", rooms.CreateParams{NumPlayers: 2, Bots: map[string]string{"0": "llm-test", "1": "normal"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			const turns = 6
+			rec, v := await(t, mem, id, 30*time.Second, func(v carcassonne.View) bool { return v.Turn > turns || v.Phase == carcassonne.PhaseOver })
+			fb := metrics.list()
+			t.Logf("turn %d, %d requests, fallbacks %v", v.Turn, f.requests(), fb)
+			if c.reason == "" && len(fb) > 0 {
+				t.Errorf("fallbacks %v with good answers\nlog:\n%s", fb, log.String())
+			}
+			if c.reason != "" {
+				if len(fb) == 0 || fb[0] != "carcassonne/llm-test/"+c.reason {
+					t.Errorf("fallbacks %v, want carcassonne/llm-test/%s\nlog:\n%s", fb, c.reason, log.String())
+				}
+				if !regexp.MustCompile(`bot player failed.*level=llm-test reason=` + c.reason + ` fallback=normal`).MatchString(log.String()) {
+					t.Errorf("no fallback line in the log:\n%s", log.String())
+				}
+			}
+			if f.requests() < turns/2 {
+				t.Errorf("only %d requests reached the endpoint", f.requests())
+			}
+			whole, _ := json.Marshal(rec)
+			mustNotLeak(t, "the log", log.String())
+			mustNotLeak(t, "the stored record", string(whole))
+			for seat := range 3 {
+				st, err := carcassonne.Game.Load(rec.State)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := st.AppendView(nil, seat-1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mustNotLeak(t, "the view of seat "+strconv.Itoa(seat-1), string(b))
+			}
+		})
+	}
+}
+
+// await polls the stored match until done accepts its view.
+func await(t *testing.T, store rooms.Store, id string, d time.Duration, done func(carcassonne.View) bool) (*rooms.Record, carcassonne.View) {
+	t.Helper()
+	var v carcassonne.View
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		rec, err := store.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := carcassonne.Game.Load(rec.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := st.AppendView(nil, games.Spectator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v = carcassonne.View{}
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		if done(v) {
+			return rec, v
+		}
+	}
+	t.Fatalf("not done within %v; turn %d phase %s", d, v.Turn, v.Phase)
+	return nil, v
+}
