@@ -5,7 +5,7 @@
 // moves, last, toMove, winLine, undoRequest, result}. Seat 0 is black.
 
 import { setupCanvas } from "/assets/js/canvas.js";
-import { confirmDialog } from "/assets/js/toast.js";
+import { confirmDialog, toast } from "/assets/js/toast.js";
 import { h } from "/assets/js/dom.js";
 import { drawBoard, drawStone } from "./gomoku_draw.js";
 import { strings } from "./gomoku_text.js";
@@ -61,7 +61,10 @@ function mount(el, api) {
   const layout = () => {
     const n = (G() && G().size) || 15;
     const avail = Math.max(200, wrap.clientWidth || el.clientWidth || 360);
-    const tall = Math.max(320, window.innerHeight - 250);
+    // The board, with the players, status and Undo/Resign row, fits the
+    // screen's height without scrolling (about 340 px of page above and
+    // below it on a laptop).
+    const tall = Math.max(300, window.innerHeight - 340);
     const w = Math.floor(Math.min(avail, 760, tall));
     const cell = w / (n - 1 + 2.2); // a margin of 1.1 cells: room for the labels beside edge stones
     geom = { w, n, cell, pad: cell * 1.1 };
@@ -173,6 +176,7 @@ function mount(el, api) {
     if (!p || !myTurn() || pending || cellAt(G(), p) !== ".") return;
     if (e.pointerType === "touch" && !same(p, armed)) {
       armed = p;
+      renderTexts(); // the status says "tap again to place"
       redraw();
       return;
     }
@@ -224,8 +228,10 @@ function mount(el, api) {
       let text = r.reason === "five" ? t("gomoku.win.five", { colour })
         : r.reason === "resign" ? t("gomoku.win.resign", { colour, loser: t(colourKey(loserSeat)) })
           : t("gomoku.win.other", { colour });
-      if (api.you !== null) text += " " + (api.you === r.winner ? t("gomoku.youWin") : t("gomoku.youLose"));
-      return { text, cls: "over" };
+      // The viewer's own win is green, a loss red; spectators see neutral.
+      if (api.you === null) return { text, cls: "over" };
+      const won = api.you === r.winner;
+      return { text: text + " " + (won ? t("gomoku.youWin") : t("gomoku.youLose")), cls: won ? "over win" : "over loss" };
     }
     const n = t("gomoku.moveNo", { n: g.moves.length + 1 });
     if (g.undoRequest !== null && g.undoRequest !== undefined) {
@@ -280,6 +286,7 @@ function mount(el, api) {
   return {
     update(s) {
       const before = G() ? G().moves.length : -1;
+      const asked = G() ? G().undoRequest : null;
       state = s;
       const g = G();
       if (!g) return;
@@ -291,6 +298,11 @@ function mount(el, api) {
         anim = null;
       }
       if (armed && cellAt(g, armed) !== ".") armed = null;
+      // An undo request answered: say how, to both players.
+      if (asked !== null && asked !== undefined && (g.undoRequest === null || g.undoRequest === undefined) && !g.result && api.you !== null) {
+        if (g.moves.length < before) toast(t(api.you === asked ? "gomoku.undoAccepted" : "gomoku.undoDone", { n: before - g.moves.length }), "ok");
+        else if (api.you === asked) toast(t("gomoku.undoDeclined"), "info");
+      }
       if (!geom || geom.n !== (g.size || 15)) layout();
       renderTexts();
       redraw();
@@ -319,6 +331,8 @@ function injectStyle() {
 .gomoku-canvas:focus-visible { outline: 3px solid var(--jade); outline-offset: 3px; }
 .gomoku-canvas { display: block; max-width: 100%; height: auto !important; aspect-ratio: 1; border-radius: 10px; box-shadow: 0 2px 4px rgba(59,37,24,.25), 0 12px 30px rgba(59,37,24,.28); touch-action: manipulation; }
 .gomoku-status { width: 100%; }
+.gomoku-status.over.win { background: var(--jade); color: #fff; box-shadow: 0 0 0 3px var(--jade-light); }
+.gomoku-status.over.loss { background: var(--seal); color: var(--paper); box-shadow: 0 0 0 3px rgba(184, 50, 42, .25); }
 .gomoku-players { display: flex; align-items: center; justify-content: center; gap: 10px; flex-wrap: wrap; width: 100%; }
 .gomoku-player { display: flex; align-items: center; gap: 8px; padding: 6px 12px; border-radius: 999px; background: var(--card); border: 1px solid var(--line); box-shadow: var(--shadow); transition: box-shadow .2s, border-color .2s; }
 .gomoku-player.active { border-color: var(--jade); box-shadow: 0 0 0 3px var(--jade-light); }

@@ -25,6 +25,9 @@ export const strings = {
     "gomoku.resignConfirm": "Resign this game? Your opponent wins.",
     "gomoku.tapAgain": "Tap again to place the stone.",
     "gomoku.numbers": "Move numbers",
+    "gomoku.undoAccepted": "Undo accepted: {n} stone(s) taken back.",
+    "gomoku.undoDone": "You accepted the undo: {n} stone(s) taken back.",
+    "gomoku.undoDeclined": "Your undo request was declined.",
   },
   zh: {
     "gomoku.black": "黑方",
@@ -49,5 +52,8 @@ export const strings = {
     "gomoku.resignConfirm": "确定认输吗？对方将获胜。",
     "gomoku.tapAgain": "再点一次落子。",
     "gomoku.numbers": "显示手数",
+    "gomoku.undoAccepted": "对方同意悔棋：退回 {n} 手。",
+    "gomoku.undoDone": "你同意了悔棋：退回 {n} 手。",
+    "gomoku.undoDeclined": "对方拒绝了你的悔棋请求。",
   },
 };

@@ -6,10 +6,12 @@
 // Contract: clients/web/PLUGINS.md. View G: docs/gongzhu.md.
 
 import { h } from "/assets/js/dom.js";
+import { toast } from "/assets/js/toast.js";
 
 const strings = {
   en: {
     "gongzhu.waiting": "Waiting for players…",
+    "gongzhu.notYourTurn": "Not your turn yet: wait for {name}.",
     "gongzhu.roundTrick": "Round {round} · trick {trick}/{total}",
     "gongzhu.yourLeadOpening": "Your turn: lead {card}",
     "gongzhu.yourLead": "Your turn: lead any card",
@@ -44,8 +46,14 @@ const strings = {
     "gongzhu.transformer": "×2",
     "gongzhu.bot": "bot",
     "gongzhu.took": "{name} takes the trick",
+    "gongzhu.lastTrick": "Last trick",
+    "gongzhu.lastTrickTitle": "Trick {n} · {name} took it",
+    "gongzhu.rounds": "Round by round",
+    "gongzhu.roundCol": "Round",
+    "gongzhu.roundsUnseen": "Rounds before you opened this page are not shown.",
   },
   zh: {
+    "gongzhu.notYourTurn": "还没轮到你：等待 {name} 出牌。",
     "gongzhu.waiting": "等待玩家入座…",
     "gongzhu.roundTrick": "第 {round} 局 · 第 {trick}/{total} 墩",
     "gongzhu.yourLeadOpening": "轮到你：请首出{card}",
@@ -81,6 +89,11 @@ const strings = {
     "gongzhu.transformer": "变",
     "gongzhu.bot": "机器人",
     "gongzhu.took": "{name} 收下这一墩",
+    "gongzhu.lastTrick": "上一墩",
+    "gongzhu.lastTrickTitle": "第 {n} 墩 · {name} 收下",
+    "gongzhu.rounds": "每局得分",
+    "gongzhu.roundCol": "局",
+    "gongzhu.roundsUnseen": "打开本页之前的牌局不在此列。",
   },
 };
 
@@ -100,7 +113,9 @@ const SPOTS = {
 const HOLD_MS = 1400; // a finished trick stays on the felt at most this long
 const MIN_HOLD_MS = 600; // and at least this long
 const COLLECT_MS = 400; // then flies to its taker
-const BANNER_MS = 3500;
+const BANNER_MS = 2500; // the "round over" banner, before the next deal shows
+const CARD_MS = 250; // a played card flies in before the next state shows
+const FAST = 3; // states waiting that count as far behind: shortest pace
 
 /** cardEl draws one face-up card with CSS: corner indices and a centre pip. */
 function cardEl(code, t, extra) {
@@ -144,6 +159,9 @@ function mount(el, api) {
   let lastFinKey = null; // round:tricks of the last trick layer render
   let lastResult = null; // lastRound.round seen so far
   let bannerTimer = null;
+  let roundOver = null; // the finished round while its banner shows, before the next deal
+  let roundTimer = null;
+  let fast = false; // the page is behind: shorter holds
   const handEls = new Map(); // card code -> element
   const trickEls = new Map(); // card code -> element
 
@@ -159,13 +177,22 @@ function mount(el, api) {
   const bannerSlot = h("div");
   table.append(centre, ledEl, infoEl, seatLayer, trickLayer, bannerSlot);
   const handLabel = h("div", { class: "gz-hand-label muted" });
+  // The last finished trick, on demand: a button (or Enter) opens it over
+  // the felt; a click anywhere on it, or the button again, closes it.
+  let showLast = false;
+  const lastBtn = h("button", { class: "btn small gz-lastbtn", type: "button", "data-action": "last-trick", "aria-pressed": "false" });
+  const lastPanel = h("div", { class: "gz-lastpanel", "data-last-trick": "", hidden: true });
+  lastBtn.addEventListener("click", () => { showLast = !showLast; renderLast(); });
+  lastPanel.addEventListener("click", () => { showLast = false; renderLast(); });
+  table.append(lastPanel);
   const hand = h("div", { class: "gz-hand", "data-hand": "gongzhu" });
   const board = h("section", { class: "card gz-board", "data-scoreboard": "gongzhu" });
   const result = h("section", { class: "card gz-result", "data-result": "gongzhu" });
+  const rounds = h("section", { class: "card gz-rounds", "data-rounds": "gongzhu", hidden: true });
   const root = h("div", { class: "gz" }, status,
     h("div", { class: "gz-main" },
-      h("div", { class: "gz-play" }, table, api.you === null ? null : hand, handLabel),
-      h("div", { class: "gz-side" }, board, result)));
+      h("div", { class: "gz-play" }, table, api.you === null ? null : hand, h("div", { class: "gz-under" }, handLabel, lastBtn)),
+      h("div", { class: "gz-side" }, result, board, rounds)));
   el.appendChild(root);
 
   const G = () => (st ? st.G : null);
@@ -189,7 +216,10 @@ function mount(el, api) {
   };
   const seatName = (seat) => [h("span", { class: "gz-seatno" }, String(seat + 1)), plainName(seat)];
   const mine = () => (G() && api.you !== null && G().players ? G().players[api.you] : null);
-  const myTurn = () => started() && api.you !== null && G() && String(G().current) === api.you;
+  // Your cards are playable only when the felt shows the state that asks
+  // for them: not while a finished trick or the round's banner is on show.
+  const myTurn = () => started() && api.you !== null && G() && String(G().current) === api.you && !held && !roundOver;
+  const holdMs = () => (fast ? MIN_HOLD_MS : HOLD_MS);
 
   // Pixel offset from the table's centre of a seat's spot, scaled by k.
   const offset = (seat, k) => {
@@ -213,7 +243,8 @@ function mount(el, api) {
         backs.push(h("span", { class: "gz-count" }, String(count)));
       }
       const node = h("div", {
-        class: "gz-seat" + (started() && g.current === seat ? " current" : "") + (String(seat) === api.you ? " me" : ""),
+        class: "gz-seat" + (started() && g.current === seat ? " current" : "") + (String(seat) === api.you ? " me" : "") +
+          (spot[1] < 30 ? " top" : ""),
         "data-seat": String(seat),
       },
       h("div", { class: "gz-seat-head" },
@@ -284,7 +315,7 @@ function mount(el, api) {
       if (done) {
         showTrick(done);
         held = { taker: done.taker, since: performance.now() };
-        hold = setTimeout(() => { endHold(); if (st) renderTrick(); }, HOLD_MS);
+        hold = setTimeout(() => { endHold(); if (st) render(); }, holdMs());
       }
     }
     lastFinKey = finKey;
@@ -293,7 +324,7 @@ function mount(el, api) {
       const wait = MIN_HOLD_MS - (performance.now() - held.since);
       if (wait > 0) {
         clearTimeout(hold);
-        hold = setTimeout(() => { endHold(); if (st) renderTrick(); }, wait);
+        hold = setTimeout(() => { endHold(); if (st) render(); }, wait);
         return;
       }
       endHold();
@@ -308,12 +339,17 @@ function mount(el, api) {
     if (!count) return;
     const W = hand.clientWidth || 320;
     const cw = cards[0].offsetWidth || 60;
-    const step = count > 1 ? Math.min(cw * 0.66, (W - cw - 8) / (count - 1)) : 0;
-    const left0 = (W - (cw + step * (count - 1))) / 2;
+    const ch = cards[0].offsetHeight || 88;
     const mid = (count - 1) / 2;
+    const tilt = count > 13 ? 1.2 : 1.8; // degrees per card from the middle
+    // The outer cards are turned: keep their corners inside the hand's box
+    // (on a 390 px phone the fan used to widen the page).
+    const inset = Math.ceil(ch / 2 * Math.sin(mid * tilt * Math.PI / 180)) + 4;
+    const step = count > 1 ? Math.min(cw * 0.66, (W - cw - 2 * inset) / (count - 1)) : 0;
+    const left0 = (W - (cw + step * (count - 1))) / 2;
     cards.forEach((c, i) => {
       c.style.left = left0 + i * step + "px";
-      c.style.rotate = ((i - mid) * (count > 13 ? 1.2 : 1.8)) + "deg";
+      c.style.rotate = ((i - mid) * tilt) + "deg";
       c.style.bottom = 4 - Math.pow(i - mid, 2) * (count > 13 ? 0.18 : 0.3) + "px";
       c.style.zIndex = String(i + 1);
     });
@@ -325,8 +361,9 @@ function mount(el, api) {
       handLabel.textContent = t("gongzhu.watching");
       return;
     }
-    const codes = me ? me.hand : [];
-    const legal = new Set(me && myTurn() ? me.legal : []);
+    // The next deal shows when the round's banner is gone.
+    const codes = me && !roundOver ? me.hand : [];
+    const legal = new Set(me && myTurn() && !pending ? me.legal : []);
     for (const [code, node] of handEls) {
       if (!codes.includes(code)) { node.remove(); handEls.delete(code); }
     }
@@ -344,17 +381,31 @@ function mount(el, api) {
       node.setAttribute("aria-disabled", legal.has(code) ? "false" : "true");
       hand.appendChild(node); // keeps DOM order = display order
     });
-    hand.classList.toggle("turn", myTurn());
+    hand.classList.toggle("turn", myTurn() && !pending); // a card on its way: not asking any more
     handLabel.textContent = t("gongzhu.yourHand");
     layoutHand();
   };
 
   const play = (code) => {
     const me = mine();
-    if (!myTurn() || pending || !me || !me.legal.includes(code)) return;
+    if (pending || !me || !started() || st.ctx.gameover) return;
+    if (!myTurn()) {
+      toast(t("gongzhu.notYourTurn", { name: nameOf(G().current) }), "info");
+      return;
+    }
+    if (!me.legal.includes(code)) {
+      // Let the server refuse it: its reason ("you must follow ♣: you
+      // still hold ♣3") comes in both languages and the host shows it in
+      // the page's one.
+      api.move("play", [code]).catch(() => {});
+      return;
+    }
     pending = code;
     renderHand();
-    api.move("play", [code]).catch(() => {}).finally(() => {
+    // An accepted card stays "sending" until the state on show has it out
+    // of the hand (the room may still be showing earlier states): the hand
+    // must not offer it again meanwhile.
+    api.move("play", [code]).catch(() => {
       pending = null;
       if (st) renderHand();
     });
@@ -366,6 +417,10 @@ function mount(el, api) {
     let text, cls = "";
     if (!started()) {
       text = t("gongzhu.waiting");
+    } else if (roundOver) {
+      text = t("gongzhu.roundOver", { n: roundOver.round });
+    } else if (held) {
+      text = t("gongzhu.took", { name: nameOf(held.taker) });
     } else {
       const opening = g.openingLead ? (g.seats === 3 ? "3C" : "2C") : null;
       const led = g.trick.ledSuit;
@@ -383,9 +438,10 @@ function mount(el, api) {
       }
     }
     const info = t("gongzhu.roundTrick", { round: g.round, trick: Math.min(g.tricks.length + 1, g.tricksPerRound), total: g.tricksPerRound });
-    status.textContent = text + " · " + info;
+    // The round/trick counter shows once, in the status, and never wraps.
+    status.replaceChildren(text + " · ", h("span", { class: "gz-counter", "data-counter": "" }, info));
     status.className = "status-bar gz-status" + (cls ? " " + cls : "");
-    infoEl.textContent = info;
+    infoEl.textContent = "";
   };
 
   const teamLabel = (team) => t(team === 0 ? "gongzhu.teamA" : "gongzhu.teamB");
@@ -452,21 +508,79 @@ function mount(el, api) {
       lines.push(h("div", { class: s > 0 ? "pos" : s < 0 ? "neg" : "" }, t("gongzhu.youScored", { score: signed(s) })));
     }
     bannerSlot.replaceChildren(h("div", { class: "gz-banner", "data-banner": "round" }, lines));
-    bannerTimer = setTimeout(() => bannerSlot.replaceChildren(), BANNER_MS);
+    // While the round is on show the update's timer takes it away.
+    if (!roundOver) bannerTimer = setTimeout(() => bannerSlot.replaceChildren(), BANNER_MS);
+  };
+
+  // --- the last trick, and the round-by-round 榜 ----------------------------
+  const lastTrick = () => {
+    const g = G();
+    if (!g) return null;
+    if (g.tricks && g.tricks.length) return { trick: g.tricks[g.tricks.length - 1], n: g.tricks.length };
+    const lr = g.lastRound;
+    if (lr && lr.tricks && lr.tricks.length) return { trick: lr.tricks[lr.tricks.length - 1], n: lr.tricks.length };
+    return null;
+  };
+  const renderLast = () => {
+    const last = lastTrick();
+    lastBtn.textContent = t("gongzhu.lastTrick");
+    lastBtn.disabled = !last;
+    if (!last) showLast = false;
+    lastBtn.setAttribute("aria-pressed", showLast ? "true" : "false");
+    lastBtn.classList.toggle("primary", showLast);
+    lastPanel.hidden = !showLast;
+    if (!showLast) { lastPanel.replaceChildren(); return; }
+    const tr = last.trick;
+    lastPanel.replaceChildren(
+      h("div", { class: "gz-lasttitle" }, t("gongzhu.lastTrickTitle", { n: last.n, name: nameOf(tr.taker) })),
+      h("div", { class: "gz-lastcards" }, tr.plays.map((p) => h("div", { class: "gz-lastplay" + (p.seat === tr.taker ? " taker" : "") },
+        cardEl(p.card, t), h("div", { class: "gz-lastseat" }, seatName(p.seat))))));
+  };
+
+  // Every finished round's scores, as this page saw them (the view holds
+  // only the last round): kept per match in sessionStorage, so a reload
+  // keeps them too.
+  const roundsKey = "chaguan:gongzhu:rounds:" + location.pathname;
+  let history = [];
+  try { history = JSON.parse(sessionStorage.getItem(roundsKey) || "[]") || []; } catch (_) { history = []; }
+  const noteRound = (lr) => {
+    if (!lr || history.some((x) => x.round === lr.round)) return;
+    history.push({ round: lr.round, scores: lr.scores });
+    history.sort((a, b) => a.round - b.round);
+    try { sessionStorage.setItem(roundsKey, JSON.stringify(history)); } catch (_) { /* storage full or off */ }
+  };
+  const renderRounds = () => {
+    const g = G();
+    if (!g || history.length === 0) { rounds.hidden = true; rounds.replaceChildren(); return; }
+    rounds.hidden = false;
+    const seats = Array.from({ length: g.seats }, (_, i) => i);
+    const missed = history[0].round > 1 || history.some((x, i) => i > 0 && x.round !== history[i - 1].round + 1);
+    rounds.replaceChildren(h("h3", null, t("gongzhu.rounds")),
+      h("table", null,
+        h("thead", null, h("tr", null, h("th", null, t("gongzhu.roundCol")),
+          seats.map((s) => h("th", { class: "num", title: nameOf(s) }, h("span", { class: "gz-seatno" }, String(s + 1)))))),
+        h("tbody", null, history.map((x) => h("tr", { "data-round-row": String(x.round) }, h("td", null, String(x.round)),
+          seats.map((s) => h("td", { class: signClass(x.scores[s] || 0) }, signed(x.scores[s] || 0)))))),
+        h("tfoot", null, h("tr", null, h("td", null, t("gongzhu.total")),
+          seats.map((s) => h("td", { class: signClass(g.totals[s]) }, signed(g.totals[s])))))),
+      missed ? h("p", { class: "muted small" }, t("gongzhu.roundsUnseen")) : null);
   };
 
   const render = () => {
     const g = G();
     if (!g) return;
+    noteRound(g.lastRound);
     const r = g.lastRound ? g.lastRound.round : 0;
     const fresh = lastResult !== null && r !== lastResult && r > 0;
     lastResult = r;
-    renderStatus();
     renderSeats();
-    renderTrick();
+    renderTrick(); // first: it decides whether a finished trick is on show
+    renderStatus();
     renderHand();
     renderBoard();
     renderResult(fresh);
+    renderRounds();
+    renderLast();
     if (fresh) showBanner(g.lastRound);
   };
 
@@ -483,13 +597,56 @@ function mount(el, api) {
   });
 
   return {
-    update(s) {
+    // update shows one state and returns how long it needs on show (the
+    // room's pacer waits that long before the next): a card flying in, a
+    // finished trick held then collected, a round's banner before the next
+    // deal. {behind} shortens them; {sync} shows the present at once.
+    update(s, o) {
+      o = o || {};
+      const prev = G();
       st = s;
+      fast = (o.behind || 0) >= FAST;
+      const own = mine();
+      if (pending && (!own || !own.hand.includes(pending))) pending = null;
+      const g = G();
+      if (o.sync || !prev || !g) {
+        clearTimeout(hold); hold = null; held = null;
+        for (const node of trickEls.values()) node.remove();
+        trickEls.clear();
+        clearTimeout(bannerTimer); clearTimeout(roundTimer);
+        bannerSlot.replaceChildren();
+        roundOver = null;
+        lastFinKey = null;
+        lastResult = g && g.lastRound ? g.lastRound.round : 0;
+        render();
+        return 0;
+      }
+      if (o.redraw) { render(); return 0; }
+      const newRound = !!g.lastRound && (!prev.lastRound || prev.lastRound.round !== g.lastRound.round);
+      const trickDone = newRound || g.round !== prev.round || g.tricks.length !== prev.tricks.length;
+      const played = g.trick.plays.length > prev.trick.plays.length;
+      if (newRound) {
+        clearTimeout(roundTimer);
+        clearTimeout(bannerTimer);
+        roundOver = g.lastRound;
+      }
       render();
+      if (newRound) {
+        const ms = holdMs() + COLLECT_MS + (fast ? 800 : BANNER_MS);
+        roundTimer = setTimeout(() => {
+          roundOver = null;
+          bannerSlot.replaceChildren();
+          if (st) render();
+        }, ms);
+        return ms + 20;
+      }
+      if (trickDone) return holdMs() + COLLECT_MS;
+      return played ? (fast ? 60 : CARD_MS) : 0;
     },
     destroy() {
       ro.disconnect();
       clearTimeout(hold);
+      clearTimeout(roundTimer);
       clearTimeout(bannerTimer);
       root.remove();
     },

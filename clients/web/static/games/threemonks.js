@@ -39,6 +39,14 @@ function mount(el, api) {
   let flip = null; // cards shown face up while last round's events play
   let flipFresh = false; // play the flip animation once
   let busy = false; // a move is on its way
+  let busyUntil = 0; // the stateID that ends busy: the acked state's (Infinity until acked)
+  let fastMode = false; // the room's pacer says the page is behind
+  let drained = []; // resolvers of the promises update returned: the queue is played out
+  const settle = () => { const d = drained; drained = []; for (const f of d) f(); };
+  let showingRound = 0; // the round of the event on show
+  // animating: the table is still telling what happened; until it is done
+  // the status does not ask, and the cards and buttons wait.
+  const animating = () => queue.length > 0 || timer !== null;
   const log = []; // [{e, round}]
 
   const status = h("div", { class: "status-bar tm-status", "data-status": "threemonks" });
@@ -53,9 +61,13 @@ function mount(el, api) {
   const logList = h("ol", { class: "tm-log", "data-log": "threemonks" });
   const logTitle = h("h3");
   const banner = h("div", { class: "tm-banner", "data-banner": "threemonks", hidden: true });
+  // A tap (or click, or Enter) on an item opens a card with its rule: the
+  // hover tooltip alone does nothing on a phone.
+  const info = h("div", { class: "tm-info card", role: "dialog", "data-item-info": "", hidden: true });
+  let infoSeat = -1; // whose item the card shows, -1 when closed
   const root = h("div", { class: "tm" }, status,
     h("div", { class: "tm-main" },
-      h("div", { class: "tm-play" }, table, banner, ask, api.you === null ? null : hand),
+      h("div", { class: "tm-play" }, table, banner, info, ask, api.you === null ? null : hand),
       h("section", { class: "card tm-side" }, logTitle, logList)));
   el.appendChild(root);
 
@@ -118,8 +130,11 @@ function mount(el, api) {
       h("span", { class: "tm-count" }, String(m.water))),
     h("div", { class: "tm-row" },
       h("div", {
-        class: "tm-item" + (FETCHING.has(it.kind) ? " fetching" : ""), "data-place": "item:" + seat,
-        "data-item": it.kind, title: t("tm.itemhelp." + it.kind),
+        class: "tm-item" + (FETCHING.has(it.kind) ? " fetching" : "") + (infoSeat === seat ? " open" : ""), "data-place": "item:" + seat,
+        "data-item": it.kind, title: t("tm.itemhelp." + it.kind), role: "button", tabindex: "0",
+        "aria-label": t("tm.item." + it.kind) + ": " + t("tm.itemhelp." + it.kind),
+        onclick: (e) => { e.stopPropagation(); toggleInfo(seat); },
+        onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggleInfo(seat); } },
       },
       h("span", { class: "tm-seal" }, ITEM_ZH[it.kind] || "?"),
       h("span", { class: "tm-item-name" }, t("tm.item." + it.kind)),
@@ -137,12 +152,52 @@ function mount(el, api) {
     flipFresh = false;
   };
 
+  // --- the item card -------------------------------------------------------
+  const renderInfo = () => {
+    const g = G();
+    const m = g && infoSeat >= 0 && g.monks[infoSeat];
+    if (!m || !m.item || !m.item.kind) { info.hidden = true; infoSeat = -1; replace(info); return; }
+    const it = m.item;
+    const other = api.lang() === "zh" ? strings.en["tm.item." + it.kind] : ITEM_ZH[it.kind];
+    info.hidden = false;
+    replace(info,
+      h("div", { class: "tm-info-head" },
+        h("span", { class: "tm-seal" + (FETCHING.has(it.kind) ? " fetching" : "") }, ITEM_ZH[it.kind] || "?"),
+        h("div", null, h("b", null, t("tm.item." + it.kind)), other ? h("span", { class: "muted small" }, " · " + other) : null,
+          h("div", { class: "muted small" }, (infoSeat === me() ? t("tm.yourItem") : t("tm.itemOf", { name: nameOf(infoSeat) })) + " · " + t("tm.itemWater", { n: it.water }))),
+        h("button", { class: "btn small", type: "button", "data-action": "close-info", "aria-label": t("common.close"), onclick: () => toggleInfo(-1) }, "✕")),
+      h("p", { class: "tm-info-rule", "data-item-rule": it.kind }, t("tm.rule." + it.kind)),
+      FETCHING.has(it.kind) ? h("p", { class: "muted small" }, t("tm.itemFetching")) : null);
+  };
+  const toggleInfo = (seat) => {
+    infoSeat = seat === infoSeat ? -1 : seat;
+    if (G()) renderTable(G());
+    renderInfo();
+    if (infoSeat < 0) return;
+    // Open the card just under the tapped item (above it near the bottom),
+    // and bring it into view: on a phone the item may be far down the page.
+    const item = table.querySelector(`[data-place="item:${infoSeat}"]`);
+    const play = info.parentElement;
+    if (item && play) {
+      const ir = item.getBoundingClientRect(), pr = play.getBoundingClientRect();
+      let top = ir.bottom - pr.top + 6;
+      if (top + info.offsetHeight > pr.height) top = Math.max(0, ir.top - pr.top - info.offsetHeight - 6);
+      info.style.top = top + "px";
+    }
+    if (info.scrollIntoView) info.scrollIntoView({ block: "nearest" });
+  };
+  const closeInfo = (e) => {
+    if (infoSeat >= 0 && !info.contains(e.target)) toggleInfo(-1);
+  };
+  document.addEventListener("click", closeInfo);
+
   // --- status, decisions, hand ------------------------------------------
   const renderStatus = (g) => {
     const ctx = st.ctx || {};
     status.classList.remove("mine", "over");
     let text;
     if (!started()) text = t("tm.waiting");
+    else if (animating()) text = t("tm.resolving", { n: showingRound || g.round });
     else if (ctx.gameover) {
       status.classList.add("over");
       const o = ctx.gameover;
@@ -168,12 +223,21 @@ function mount(el, api) {
     if (busy) return;
     busy = true;
     render();
-    api.move(name, args).catch(() => {}).finally(() => { busy = false; render(); });
+    // Accepted: the controls stay busy until a newer state is on show (the
+    // room may still be showing earlier ones); refused: at once.
+    busyUntil = Infinity;
+    api.move(name, args).then((acked) => {
+      busyUntil = acked && acked.stateID !== undefined ? acked.stateID : 0;
+      if (st && st.stateID >= busyUntil) { busy = false; render(); }
+    }, () => { busy = false; busyUntil = 0; render(); });
   };
 
   const renderAsk = (g) => {
     const p = g.pending;
-    if (!started() || !p || p.seat !== me() || (st.ctx && st.ctx.gameover)) { replace(ask); ask.hidden = true; return; }
+    if (!started() || !p || p.seat !== me() || (st.ctx && st.ctx.gameover) || animating()) { replace(ask); ask.hidden = true; delete ask.dataset.key; return; }
+    const key = JSON.stringify([p, busy, api.lang(), g.monks.map((m) => m.item && m.item.water)]);
+    if (ask.dataset.key === key && !ask.hidden) return;
+    ask.dataset.key = key;
     ask.hidden = false;
     let q, buttons = [];
     if (p.kind === "drink") {
@@ -198,8 +262,13 @@ function mount(el, api) {
 
   const renderHand = (g) => {
     const own = mine();
-    if (!own) { replace(hand); return; }
-    const canChoose = started() && g.phase === "choose" && !own.choice && !busy;
+    if (!own) { replace(hand); delete hand.dataset.key; return; }
+    const canChoose = started() && g.phase === "choose" && !own.choice && !busy && !animating();
+    // Redraw only on a change, so a button stays the same node while it is
+    // being clicked.
+    const key = JSON.stringify([own.hand, own.choice, canChoose, api.lang()]);
+    if (hand.dataset.key === key) return;
+    hand.dataset.key = key;
     replace(hand, h("div", { class: "tm-hand-label muted" }, t("tm.hand")),
       h("div", { class: "tm-cards" }, own.hand.map((c) => {
         const chosen = own.choice === c.card;
@@ -273,8 +342,9 @@ function mount(el, api) {
   const step = () => {
     timer = null;
     const x = queue.shift();
-    if (!x) { flip = null; render(); return; }
-    const ms = queue.length > BEHIND || document.hidden ? FAST_MS : STEP_MS;
+    if (!x) { flip = null; render(); settle(); return; }
+    const ms = queue.length > BEHIND || document.hidden || fastMode ? FAST_MS : STEP_MS;
+    showingRound = x.round;
     timer = setTimeout(step, ms + 40);
     try {
       if (x.e.kind === "reveal" && !(G() && G().revealed)) { flip = x.e.cards; flipFresh = true; renderTable(G()); }
@@ -307,22 +377,44 @@ function mount(el, api) {
     renderAsk(g);
     renderHand(g);
     renderBanner();
+    renderInfo();
   }
 
   api.onLangChange(() => { render(); renderLog(); });
   renderLog();
 
   return {
-    update(state) {
+    // update queues the state's new events and returns how long they take
+    // to play (the room's pacer holds the next state until then); {behind}
+    // plays them fast, {sync} logs them at once and shows the present.
+    update(state, o) {
+      o = o || {};
       st = state;
       const g = G();
-      if (!g) { render(); return; }
+      if (!g) { render(); return 0; }
+      if (o.redraw) { render(); return 0; }
+      if (busy && state.stateID >= busyUntil) busy = false;
       const fresh = newEvents(g);
+      fastMode = (o.behind || 0) > 0;
+      if (o.sync) {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        for (const x of queue.concat(fresh)) pushLog(x);
+        queue = [];
+        flip = null;
+        render();
+        settle();
+        return 0;
+      }
       queue.push(...fresh); // before render: the banner waits for the queue
       render();
       if (queue.length && !timer) timer = setTimeout(step, 30);
+      // The pacer (and the end card) wait until the table has told it all.
+      return queue.length ? new Promise((res) => drained.push(res)) : 0;
     },
     destroy() {
+      document.removeEventListener("click", closeInfo);
+      settle();
       if (timer) clearTimeout(timer);
       timer = null;
       queue = [];

@@ -5,6 +5,10 @@
 import { h } from "./dom.js";
 import { t, pick, botLevel } from "./i18n.js";
 
+// The usual table size where it is not the smallest one: Gong Zhu is a
+// four-player game that also works with three.
+const DEFAULT_PLAYERS = { gongzhu: 4 };
+
 /**
  * createForm returns a <form> for game g. onCreate(body) receives the
  * create request body {numPlayers, setupData, unlisted, bots} and resolves
@@ -14,9 +18,21 @@ export function createForm(g, { onCreate }) {
   const min = g.minPlayers, max = g.maxPlayers;
   const numSel = h("select", { class: "input", name: "numPlayers" });
   for (let n = min; n <= max; n++) numSel.appendChild(h("option", { value: String(n) }, String(n)));
-  numSel.value = String(min);
+  numSel.value = String(Math.min(max, Math.max(min, DEFAULT_PLAYERS[g.name] || min)));
   const seatsBox = h("div", { class: "seat-choices" });
   const seatChoice = new Map(); // seat index -> "" (person) or level
+
+  // One click sets every seat but the creator's, for any table size: an
+  // eight-monk game should not need seven dropdowns.
+  const fill = (level) => {
+    for (let i = 1; i < max; i++) seatChoice.set(i, level);
+    drawSeats();
+  };
+  const fillRow = (g.bots || []).length === 0 ? null : h("div", { class: "fill-bots" },
+    h("span", { class: "muted small" }, t("create.fillBots")),
+    (g.bots || []).map((b) => h("button", { class: "btn small", type: "button", "data-fill": b, onclick: () => fill(b) },
+      t("create.bot", { level: botLevel(b) }))),
+    h("button", { class: "btn small", type: "button", "data-fill": "", onclick: () => fill("") }, t("create.person")));
 
   const drawSeats = () => {
     const n = Number(numSel.value);
@@ -48,7 +64,7 @@ export function createForm(g, { onCreate }) {
   const submit = h("button", { class: "btn primary", type: "submit", "data-action": "create" }, t("create.submit"));
   const form = h("form", { class: "create-form", "data-create": g.name, novalidate: true },
     h("label", { class: "field" }, h("span", null, t("create.numPlayers")), numSel),
-    h("fieldset", null, h("legend", null, t("create.seats")), seatsBox),
+    h("fieldset", null, h("legend", null, t("create.seats")), fillRow, seatsBox),
     optFields.length ? h("fieldset", null, h("legend", null, t("create.options")), optFields) : null,
     h("label", { class: "check" }, unlisted, h("span", null, t("create.unlisted"))),
     h("div", { class: "row" }, submit));

@@ -8,6 +8,7 @@ import { getName, setName, getSeat, setSeat } from "./store.js";
 import { toastError, toast } from "./toast.js";
 import { navigate, roomPath } from "./nav.js";
 import { createForm } from "./create.js";
+import { botDisplayName } from "./botname.js";
 
 const REFRESH_MS = 4000;
 
@@ -80,8 +81,12 @@ export function mountLobby(el) {
     const list = matches.get(g.name);
     if (list === undefined) return h("p", { class: "muted small" }, t("common.loading"));
     if (list instanceof Error) return h("p", { class: "muted small" }, list.message);
-    if (list.length === 0) return h("p", { class: "muted small empty" }, t("lobby.none"));
-    const sorted = [...list].sort((a, b) => (a.started - b.started) || (b.updatedAt - a.updatedAt)).slice(0, 12);
+    // Open matches are the ones a person can still sit down in; finished and
+    // full ones (bot-only tables, say) leave the list, though their links
+    // still work for watching. Your own unfinished matches stay, to resume.
+    const open = list.filter((m) => !m.gameover && (m.players.some((p) => !p.name) || getSeat(m.matchID)));
+    if (open.length === 0) return h("p", { class: "muted small empty" }, t("lobby.none"));
+    const sorted = [...open].sort((a, b) => (a.started - b.started) || (b.updatedAt - a.updatedAt)).slice(0, 12);
     return h("ul", { class: "match-list" }, sorted.map((m) => matchRow(g, m)));
   };
 
@@ -90,8 +95,8 @@ export function mountLobby(el) {
     const free = m.players.length - seated;
     const mine = getSeat(m.matchID);
     const status = m.gameover ? t("lobby.over") : m.started ? t("lobby.started") : t("lobby.waiting");
-    const names = m.players.map((p) => h("span", { class: "seat-chip" + (p.name ? "" : " free") + (p.isBot ? " bot" : "") },
-      p.name ? p.name : "·"));
+    const names = m.players.map((p, i) => h("span", { class: "seat-chip" + (p.name ? "" : " free") + (p.isBot ? " bot" : "") },
+      p.name ? botDisplayName(p, i) : "·"));
     const buttons = [];
     if (mine) {
       buttons.push(h("a", { class: "btn small primary", href: roomPath(g.name, m.matchID), "data-link": true }, t("lobby.resume")));

@@ -53,7 +53,7 @@ export function createPluginHost(el, sendMove) {
     if (!ctrl) {
       const pre = h("pre", { class: "raw-view" });
       el.appendChild(h("div", { class: "card" }, h("p", { class: "muted small" }, t("room.noPlugin")), pre));
-      ctrl = { update: (s) => { pre.textContent = JSON.stringify(s.G, null, 2); }, destroy() {} };
+      ctrl = { update: (s) => { pre.textContent = JSON.stringify(s.G, null, 2); return 0; }, destroy() {} };
     }
   };
 
@@ -61,9 +61,17 @@ export function createPluginHost(el, sendMove) {
     mount,
     unmount,
     mounted: () => ctrl !== null,
-    update(state) {
-      if (!ctrl) return;
-      try { ctrl.update(state); } catch (e) { console.error(e); }
+    /**
+     * update hands the plugin a state with {behind, sync} and returns how
+     * long the plugin needs to show it: milliseconds or a Promise (0 when
+     * it says nothing).
+     */
+    update(state, opts) {
+      if (!ctrl) return 0;
+      try {
+        const w = ctrl.update(state, opts || { behind: 0, sync: false });
+        return w && typeof w.then === "function" ? w : Number(w) || 0;
+      } catch (e) { console.error(e); return 0; }
     },
     lang(l) {
       for (const fn of [...langFns]) {

@@ -14,6 +14,8 @@ import { renderSeats, botSelectFor } from "./seats.js";
 import { createChat } from "./chat.js";
 import { inviteBox } from "./invite.js";
 import { createPluginHost } from "./pluginhost.js";
+import { botDisplayName } from "./botname.js";
+import { createPacer, after, needsWait } from "./pacer.js";
 
 const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchID
 
@@ -35,16 +37,22 @@ export function mountRoom(el, game, matchID) {
   const hostStatus = h("div", { class: "host-status" });
   const pluginEl = h("div", { class: "plugin-area", "data-game": game });
   const seatsSlot = h("div", { class: "seats-slot" });
+  // Every match page has its way back: the brand in the top bar is not
+  // obviously a link to a newcomer.
+  const back = h("a", { href: "/", "data-link": true, class: "btn small back-lobby", "data-action": "back-lobby" });
+  // The end card sits beside the board (above the seats), so it never
+  // pushes the board down when the match ends.
   replace(el, h("div", { class: "room" },
-    h("section", { class: "card room-head" }, h("div", { class: "room-titles" }, title, subtitle), invite.el),
+    h("section", { class: "card room-head" }, back, h("div", { class: "room-titles" }, title, subtitle), invite.el),
     h("div", { class: "room-grid" },
-      h("div", { class: "room-main" }, over, hostStatus, pluginEl),
-      h("aside", { class: "room-side" }, seatsSlot, chat.el))));
+      h("div", { class: "room-main" }, hostStatus, pluginEl),
+      h("aside", { class: "room-side" }, over, seatsSlot, chat.el))));
 
   const you = () => (r.state ? r.state.you || "" : "");
   const banner = document.getElementById("banner");
 
   const drawHead = () => {
+    back.textContent = "← " + t("room.backLobby");
     title.textContent = r.info ? pick(r.info.title) : game;
     const other = r.info ? (lang() === "zh" ? r.info.title.en : r.info.title.zh) : "";
     subtitle.textContent = (other ? other + " · " : "") + t("room.matchId", { id: matchID.slice(0, 8) });
@@ -122,23 +130,29 @@ export function mountRoom(el, game, matchID) {
     : Promise.reject({ code: "disconnected", message: t("conn.disconnected") })));
 
   // The server names bots "Bot (level)" in English; show them in the
-  // reader's language. Other names are people's own and stay as they are.
+  // reader's language, with the seat number so that four bots of one level
+  // are told apart everywhere (seats, table, scores, end card). Other names
+  // are people's own and stay as they are.
   const localize = (s) => ({
     ...s,
-    players: (s.players || []).map((p) => {
-      const m = p.isBot && /^Bot \((\w+)\)$/.exec(p.name || "");
-      return m ? { ...p, name: t("bot.name", { level: t("bot." + m[1]) }) } : p;
+    players: (s.players || []).map((p, i) => {
+      const name = botDisplayName(p, i);
+      return name === p.name ? p : { ...p, name };
     }),
   });
 
-  const onState = (raw) => {
-    if (!r.alive) return;
-    r.raw = raw;
+  // The pacer shows the states in order at the plugin's pace; the host
+  // draws its parts from the state on show. The end card waits until the
+  // plugin has shown how the match ended.
+  let cancelOver = () => {};
+  const pacer = createPacer((raw, opts) => {
     const s = localize(raw);
+    r.shownRaw = raw;
     r.state = s;
-    // A read-only window for tests and curious people; drop() closes the
-    // socket as a network failure would, to exercise the reconnect path.
-    window.__chaguan = { state: s, you: s.you || "", matchID, drop: () => r.conn && r.conn.drop() };
+    // A read-only window for tests and curious people (state: the one on
+    // show; latest: the newest to arrive); drop() closes the socket as a
+    // network failure would, to exercise the reconnect path.
+    window.__chaguan = { state: s, latest: r.latestState, you: s.you || "", matchID, drop: () => r.conn && r.conn.drop() };
     chat.setYou(s.you || "");
     // A new identity (sat down, left) gets a fresh plugin on its first
     // state; until then the old board stays, so nothing flickers.
@@ -146,9 +160,26 @@ export function mountRoom(el, game, matchID) {
       r.needMount = false;
       host.mount(r.plugin, s.you || null);
     }
-    host.update(s);
-    drawHead(); drawStatus(); drawSeats(); drawOver();
+    const wait = host.update(s, opts);
+    drawHead(); drawStatus(); drawSeats();
+    cancelOver();
+    if (s.ctx.gameover && needsWait(wait)) cancelOver = after(wait, () => { if (r.alive) drawOver(); });
+    else drawOver();
     if (s.ctx.gameover) pollNext();
+    return wait;
+  });
+
+  const onState = (raw) => {
+    if (!r.alive) return;
+    r.raw = raw;
+    const s = localize(raw);
+    r.latestState = s;
+    if (window.__chaguan) window.__chaguan.latest = s;
+    // The first state of a connection (a new seat, a reconnect) is a sync:
+    // it is shown at once, without replaying what was missed.
+    const sync = r.needMount || r.syncNext || !host.mounted();
+    r.syncNext = false;
+    pacer.push(raw, { sync });
   };
 
   const setBanner = (status) => {
@@ -170,7 +201,7 @@ export function mountRoom(el, game, matchID) {
         if (!r.alive) return;
         setBanner(st);
         if (st === "reconnecting") checkGone();
-        else if (st === "open") r.failures = 0;
+        else if (st === "open") { r.failures = 0; r.syncNext = true; }
       },
       onUnauthorized: () => {
         forgetSeat(matchID);
@@ -300,9 +331,10 @@ export function mountRoom(el, game, matchID) {
 
   // --- start -----------------------------------------------------------
   const offLang = onLangChange(() => {
-    if (r.raw) {
-      r.state = localize(r.raw);
-      host.update(r.state);
+    // Redraw the state on show in the new language (names of bots too).
+    if (r.shownRaw) {
+      r.state = localize(r.shownRaw);
+      host.update(r.state, { behind: 0, sync: false, redraw: true });
     }
     drawAll();
     host.lang(lang());
@@ -334,6 +366,8 @@ export function mountRoom(el, game, matchID) {
 
   return () => {
     r.alive = false;
+    pacer.destroy();
+    cancelOver();
     clearTimeout(r.pollTimer);
     offLang();
     if (r.conn) r.conn.close();
