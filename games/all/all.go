@@ -4,6 +4,7 @@ package all
 
 import (
 	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/carcassonne"
 	"github.com/chaguan/chaguan/games/gomoku"
 	"github.com/chaguan/chaguan/games/gongzhu"
 	"github.com/chaguan/chaguan/games/threemonks"
@@ -17,5 +18,6 @@ func Registry() *games.Registry {
 		gomoku.Game,
 		threemonks.Game,
 		weiqi.Game,
+		carcassonne.Game,
 	)
 }

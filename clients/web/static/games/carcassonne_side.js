@@ -1,0 +1,174 @@
+// The Carcassonne plugin's side panel: status, the drawn tile with Rotate
+// and Place, the meeple choices with Skip, the players (score, meeples
+// left), tiles left, the final scoring per feature, and the log.
+
+import { h } from "/assets/js/dom.js";
+import { DEFS, tileSVG, meepleSVG, SEAT_COLOURS } from "./carcassonne_tiles.js";
+import { nameText } from "./carcassonne_text.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const svgOf = (cls, vb, inner) => {
+  const s = document.createElementNS(NS, "svg");
+  s.setAttribute("class", cls);
+  s.setAttribute("viewBox", vb);
+  s.innerHTML = inner;
+  return s;
+};
+const meepleIcon = (seat, off) => svgOf("cc-micon" + (off ? " off" : ""), "-12 -12 24 22", meepleSVG(seat, 0, 0, 1));
+
+/** createSide builds the panel; on: {rotate, place, meeple(f), skip, highlight(cells), hot(feature)}. */
+export function createSide(api, on) {
+  const t = api.t;
+  const statusEl = h("div", { class: "status-bar cc-status", "data-status": "carcassonne" });
+  const preview = svgOf("cc-tile-preview", "-4 -4 108 108", DEFS + `<g class="cc-pv"></g>`);
+  const pv = preview.querySelector(".cc-pv");
+  const tileName = h("div", { class: "cc-tile-name" });
+  const tileHint = h("div", { class: "cc-tile-hint" });
+  const bRotate = h("button", { class: "btn small", type: "button", "data-action": "rotate", onclick: on.rotate });
+  const bPlace = h("button", { class: "btn small primary", type: "button", "data-action": "place", onclick: on.place });
+  const tileBtns = h("div", { class: "row cc-tile-btns" }, bRotate, bPlace);
+  const tileBox = h("div", { class: "cc-tilebox", "data-box": "tile" }, preview, h("div", { class: "cc-tile-info" }, tileName, tileHint, tileBtns));
+  const meepleTitle = h("div", { class: "cc-h" });
+  const meepleHint = h("div", { class: "cc-tile-hint" });
+  const meepleList = h("div", { class: "cc-options" });
+  const bSkip = h("button", { class: "btn small", type: "button", "data-action": "skip", onclick: on.skip });
+  const meepleBox = h("div", { class: "cc-meeplebox", "data-box": "meeple" }, meepleTitle, meepleHint, meepleList, bSkip);
+  const players = h("div", { class: "cc-players" });
+  const info = h("div", { class: "cc-info" });
+  const finalBox = h("div", { class: "cc-final", "data-box": "final" });
+  const logTitle = h("div", { class: "cc-h" });
+  const log = h("ol", { class: "cc-log", "data-log": "carcassonne" });
+  const el = h("aside", { class: "cc-side" }, statusEl, tileBox, meepleBox, players, info, finalBox, logTitle, log);
+
+  const names = (st, n) => Array.from({ length: n }, (_, i) => {
+    const p = st && st.players && st.players[i];
+    return (p && p.name) || t("carcassonne.player", { n: i });
+  });
+  const evText = (e, nm) => nameText((e.text && (e.text[api.lang()] || e.text.en)) || e.kind, nm);
+
+  return {
+    el,
+    render(s) {
+      const { g, state: st } = s;
+      const n = g ? g.numPlayers || 2 : 2;
+      const nm = names(st, n);
+      const seated = api.you !== null && api.you !== "";
+      // Status.
+      let text = t("carcassonne.waiting"), cls = "";
+      if (g && s.over) {
+        const f = g.final || {};
+        const win = f.winners || [];
+        const pts = f.scores && win.length ? f.scores[win[0]] : "";
+        text = win.length > 1 ? t("carcassonne.tie", { names: win.map((w) => nm[w]).join(", "), points: pts }) : win.length ? t("carcassonne.wins", { name: nm[win[0]], points: pts }) : t("carcassonne.over");
+        if (seated && win.length) text += " " + t(win.map(String).includes(String(api.you)) ? "carcassonne.youWin" : "carcassonne.youLose");
+        cls = "over";
+      } else if (g && s.started) {
+        const cur = nm[g.current];
+        const p = st.players && st.players[g.current];
+        if (s.myTile) { text = t("carcassonne.yourTile"); cls = "mine"; }
+        else if (s.myMeeple) { text = t("carcassonne.yourMeeple"); cls = "mine"; }
+        else if (p && p.isBot && g.phase === "tile") text = t("carcassonne.thinking", { name: cur });
+        else text = t(g.phase === "meeple" ? "carcassonne.theirMeeple" : "carcassonne.theirTile", { name: cur });
+      }
+      statusEl.textContent = text;
+      statusEl.className = "status-bar cc-status" + (cls ? " " + cls : "");
+
+      // The drawn tile.
+      const showTile = !!(g && s.started && !s.over && g.phase === "tile" && g.tile);
+      tileBox.hidden = !showTile;
+      if (showTile) {
+        const r = s.myTile ? s.rot : 0;
+        const bad = s.myTile && s.sel && !(s.legal || []).includes(r);
+        pv.innerHTML = tileSVG(g.tile, r) + (bad ? `<path d="M20,20 L80,80 M80,20 L20,80" stroke="#b8322a" stroke-width="7" stroke-linecap="round" opacity=".85"/>` : "");
+        preview.dataset.rotation = String(r);
+        preview.dataset.type = g.tile;
+        tileName.textContent = `${t("carcassonne.tile")} ${g.tile}` + (s.myTile ? ` · ${r}°` : "");
+        const fitsHere = (g.placements || []).filter((p) => p.rotations.includes(r)).length;
+        if (!s.myTile) tileHint.textContent = t("carcassonne.spots", { n: (g.placements || []).length });
+        else if (bad) tileHint.textContent = t("carcassonne.illegal");
+        else if (!s.sel) tileHint.textContent = t("carcassonne.pickSpot") + (fitsHere ? "" : " · " + t("carcassonne.noFit"));
+        else tileHint.textContent = t("carcassonne.rotateHint");
+        tileHint.classList.toggle("bad", !!bad);
+        tileBtns.hidden = !seated || !s.myTile;
+        bRotate.textContent = t("carcassonne.rotate");
+        bPlace.textContent = t("carcassonne.place");
+        bRotate.disabled = s.pending || (s.sel && (s.legal || []).length < 2);
+        bPlace.disabled = s.pending || !s.sel || bad;
+      }
+
+      // The meeple step.
+      const showMeeple = !!(s.myMeeple && g && Array.isArray(g.meepleOptions));
+      meepleBox.hidden = !showMeeple;
+      if (showMeeple) {
+        meepleTitle.textContent = t("carcassonne.meepleTitle");
+        meepleHint.textContent = t("carcassonne.meepleHint");
+        const lang = api.lang();
+        meepleList.replaceChildren(...g.meepleOptions.map((o) => h("button", {
+          class: "btn small cc-opt cc-k-" + o.kind, type: "button", "data-option": o.feature, disabled: s.pending,
+          onclick: () => on.meeple(o.feature),
+          onmouseenter: () => on.hot(o.feature), onmouseleave: () => on.hot(null),
+        }, (o.label && (o.label[lang] || o.label.en)) || o.feature)));
+        bSkip.textContent = t("carcassonne.skip");
+        bSkip.disabled = s.pending;
+      }
+
+      // Players.
+      players.replaceChildren(...(g ? nm.map((name, i) => {
+        const p = st.players && st.players[i];
+        const active = s.started && !s.over && Number(g.current) === i;
+        const won = s.over && g.final && (g.final.winners || []).includes(i);
+        const left = g.meeplesLeft ? g.meeplesLeft[i] : 7;
+        const icons = [];
+        for (let k = 0; k < 7; k++) icons.push(meepleIcon(i, k >= left));
+        return h("div", { class: "cc-player" + (active ? " active" : "") + (won ? " won" : ""), "data-seat": String(i), style: `--seat:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` },
+          h("div", { class: "cc-pline" },
+            h("span", { class: "cc-dot" }),
+            h("span", { class: "cc-pname" }, name),
+            String(api.you) === String(i) ? h("span", { class: "pill jade" }, t("common.you")) : null,
+            p && p.isBot ? h("span", { class: "pill" }, t("room.bot")) : null,
+            h("b", { class: "cc-score", "data-score": String(i), title: t("carcassonne.scores") }, String(g.scores ? g.scores[i] : 0))),
+          h("div", { class: "cc-meeples", title: `${t("carcassonne.meeplesLeft")}: ${left}`, "data-left": String(left) }, icons));
+      }) : []));
+
+      // Tiles left, turn.
+      info.replaceChildren(...(g ? [
+        h("span", null, h("small", null, t("carcassonne.tilesLeft")), h("b", { "data-tiles-left": "" }, String(g.tilesLeft))),
+        h("span", null, h("small", null, t("carcassonne.turn")), h("b", null, String(g.turn || 0))),
+        (g.removed || []).length ? h("span", null, h("small", null, t("carcassonne.removed")), h("b", null, g.removed.map((r) => r.type || r.tile || r).join(" "))) : null,
+      ].filter(Boolean) : []));
+
+      // Final scoring.
+      const f = g && s.over ? g.final : null;
+      finalBox.hidden = !f;
+      if (f) {
+        // One column per seat, one row per kind of feature: fits 5 seats.
+        const kinds = t("carcassonne.kinds").split(",");
+        const won = (i) => ((f.winners || []).includes(i) ? "won" : "");
+        const head = h("tr", null, h("th"), nm.map((name, i) => h("th", { class: won(i), title: name },
+          h("span", { class: "cc-dot", style: `--seat:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }), h("span", { class: "cc-short" }, name))));
+        const row = (label, val, cls) => h("tr", { class: cls || "" }, h("th", null, label), nm.map((_, i) => h("td", { class: won(i) + (cls ? " " + cls : ""), "data-final": cls ? String(i) : null }, String(val(i)))));
+        const bk = (i) => (f.byKind && f.byKind[i]) || [0, 0, 0, 0];
+        const total = (i) => (f.scores ? f.scores[i] : 0);
+        const rows = [
+          row(t("carcassonne.ingame"), (i) => total(i) - bk(i).reduce((x, y) => x + y, 0)),
+          ...kinds.map((k, j) => row(k, (i) => bk(i)[j])),
+          row(t("carcassonne.total"), total, "cc-total"),
+        ];
+        const items = (f.breakdown || []).map((e) => h("li", {
+          class: "cc-k-" + (e.what || ""), onmouseenter: () => on.highlight(e.cells || null), onmouseleave: () => on.highlight(null),
+          onclick: () => on.highlight(e.cells || null),
+        }, h("b", null, "+" + (e.points || 0)), " ", evText(e, nm)));
+        finalBox.replaceChildren(h("div", { class: "cc-h" }, t("carcassonne.final")),
+          h("div", { class: "cc-table-wrap" }, h("table", null, h("thead", null, head), h("tbody", null, rows))),
+          h("ol", { class: "cc-breakdown" }, items));
+      }
+
+      // The log, newest first.
+      logTitle.textContent = t("carcassonne.log");
+      const evs = (g && g.events) || [];
+      log.replaceChildren(...evs.slice().reverse().filter((e) => e.kind !== "final").map((e) => h("li", {
+        class: "cc-ev cc-ev-" + e.kind, style: e.seat >= 0 ? `--seat:${SEAT_COLOURS[e.seat % SEAT_COLOURS.length]}` : "",
+      }, e.kind === "score" ? h("b", { class: "cc-pts" }, "+" + e.points) : null, evText(e, nm))));
+    },
+  };
+}
