@@ -15,6 +15,7 @@ import (
 	"github.com/chaguan/chaguan/games/gomoku"
 	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/memstore"
+	"github.com/chaguan/chaguan/rooms/roomtest"
 )
 
 // fakePlayer answers with its function and remembers the requests.
@@ -59,24 +60,6 @@ func (m *fallbackMetrics) list() []string {
 	return append([]string(nil), m.fallbacks...)
 }
 
-// syncBuffer is a log destination safe for the rooms' goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestPlayerLevel: a gomoku match whose black seat is the Player level
 // "fake" and whose white seat is a person who never moves. The Player's
 // legal answer is played; an error, a timeout (one that honours its
@@ -118,7 +101,7 @@ func TestPlayerLevel(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			fake := &fakePlayer{move: c.move}
 			metrics := &fallbackMetrics{}
-			logs := &syncBuffer{}
+			logs := &roomtest.Buffer{}
 			mem := memstore.New(memstore.Options{})
 			t.Cleanup(func() { mem.Close() })
 			m := rooms.New(rooms.Config{

@@ -1,12 +1,10 @@
 package gnugo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,62 +12,23 @@ import (
 	"github.com/chaguan/chaguan/games/weiqi"
 	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/memstore"
+	"github.com/chaguan/chaguan/rooms/roomtest"
 )
-
-// countingMetrics counts the rooms' bot fallbacks.
-type countingMetrics struct {
-	mu        sync.Mutex
-	fallbacks []string
-}
-
-func (*countingMetrics) RoomsLoaded(int)                    {}
-func (*countingMetrics) MoveAccepted(string, time.Duration) {}
-func (*countingMetrics) MoveRefused(string)                 {}
-func (*countingMetrics) MatchCreated(string)                {}
-func (m *countingMetrics) BotFallback(game, level, reason string) {
-	m.mu.Lock()
-	m.fallbacks = append(m.fallbacks, game+"/"+level+"/"+reason)
-	m.mu.Unlock()
-}
-
-func (m *countingMetrics) list() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.fallbacks)
-}
-
-// lockedBuffer collects the rooms' log.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // fixture is a rooms.Manager serving weiqi on the memory store, bots
 // moving at once, with the level "gnugo" (GNU Go at level 1).
 type fixture struct {
 	m       *rooms.Manager
 	store   rooms.Store
-	metrics *countingMetrics
-	log     *lockedBuffer
+	metrics *roomtest.Fallbacks
+	log     *roomtest.Buffer
 }
 
 func newFixture(t *testing.T) *fixture {
 	p := fastPlayer(t)
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { _ = mem.Close() })
-	f := &fixture{store: mem, metrics: &countingMetrics{}, log: &lockedBuffer{}}
+	f := &fixture{store: mem, metrics: &roomtest.Fallbacks{}, log: &roomtest.Buffer{}}
 	f.m = rooms.New(rooms.Config{
 		Store: mem, Games: games.NewRegistry(weiqi.Game), BotDelay: rooms.ZeroBotDelay,
 		Logger: slog.New(slog.NewTextHandler(f.log, nil)), Metrics: f.metrics,
@@ -142,7 +101,7 @@ func TestWholeGame(t *testing.T) {
 	if err := json.Unmarshal(gameover, &o); err != nil || (o.Winner == "" && !o.Draw) {
 		t.Errorf("gameover %s: want a winner or a draw (%v)", gameover, err)
 	}
-	if fb := f.metrics.list(); len(fb) > 0 {
+	if fb := f.metrics.List(); len(fb) > 0 {
 		t.Errorf("GNU Go's answers fell back %d times: %v\nlog:\n%s", len(fb), fb, f.log.String())
 	}
 	if _, err := weiqi.FromView(v); err != nil {
@@ -208,7 +167,7 @@ func TestScoringWithDeadStones(t *testing.T) {
 		t.Errorf("the dead group does not change the result (%s): the test position proves nothing", deref(want.Result))
 	}
 	t.Logf("with the block dead: %s %+v; without: %s", deref(v.Result), *v.Score, deref(unmarked.Result))
-	if fb := f.metrics.list(); len(fb) > 0 {
+	if fb := f.metrics.List(); len(fb) > 0 {
 		t.Errorf("GNU Go fell back: %v\nlog:\n%s", fb, f.log.String())
 	}
 }

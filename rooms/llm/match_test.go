@@ -1,14 +1,12 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,47 +14,8 @@ import (
 	"github.com/chaguan/chaguan/games/carcassonne"
 	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/memstore"
+	"github.com/chaguan/chaguan/rooms/roomtest"
 )
-
-// countingMetrics counts the rooms' bot fallbacks.
-type countingMetrics struct {
-	mu        sync.Mutex
-	fallbacks []string
-}
-
-func (*countingMetrics) RoomsLoaded(int)                    {}
-func (*countingMetrics) MoveAccepted(string, time.Duration) {}
-func (*countingMetrics) MoveRefused(string)                 {}
-func (*countingMetrics) MatchCreated(string)                {}
-func (m *countingMetrics) BotFallback(game, level, reason string) {
-	m.mu.Lock()
-	m.fallbacks = append(m.fallbacks, game+"/"+level+"/"+reason)
-	m.mu.Unlock()
-}
-
-func (m *countingMetrics) list() []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.fallbacks)
-}
-
-// lockedBuffer collects the rooms' log.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // firstOption answers the first listed option, with the key echoed nowhere.
 func firstOption(user string) reply {
@@ -91,7 +50,7 @@ func TestThroughRooms(t *testing.T) {
 			p := f.player(t, c.timeout)
 			mem := memstore.New(memstore.Options{})
 			t.Cleanup(func() { _ = mem.Close() })
-			metrics, log := &countingMetrics{}, &lockedBuffer{}
+			metrics, log := &roomtest.Fallbacks{}, &roomtest.Buffer{}
 			m := rooms.New(rooms.Config{
 				Store: mem, Games: games.NewRegistry(carcassonne.Game), BotDelay: rooms.ZeroBotDelay,
 				Logger: slog.New(slog.NewTextHandler(log, nil)), Metrics: metrics,
@@ -108,7 +67,7 @@ func TestThroughRooms(t *testing.T) {
 			}
 			const turns = 6
 			rec, v := await(t, mem, id, 30*time.Second, func(v carcassonne.View) bool { return v.Turn > turns || v.Phase == carcassonne.PhaseOver })
-			fb := metrics.list()
+			fb := metrics.List()
 			t.Logf("turn %d, %d requests, fallbacks %v", v.Turn, f.requests(), fb)
 			if c.reason == "" && len(fb) > 0 {
 				t.Errorf("fallbacks %v with good answers\nlog:\n%s", fb, log.String())

@@ -13,13 +13,14 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/chaguan/chaguan/rooms/roomtest"
 )
 
 // Server is the Redis a test uses.
@@ -132,7 +133,7 @@ func startServer(path string) (int, *proc, error) {
 	l.Close()
 	cmd := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no")
-	var out syncBuffer
+	var out roomtest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return 0, nil, err
@@ -157,23 +158,4 @@ func startServer(path string) (int, *proc, error) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// syncBuffer collects a process's output; written by exec's copying
-// goroutine, read by startServer.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
