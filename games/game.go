@@ -209,3 +209,17 @@ func Args(a ...any) json.RawMessage {
 	}
 	return b
 }
+
+// TakeBack is where a two-player move list of n moves (seat 0 first, the
+// seats alternating) is cut back to when seat takes back its last move,
+// and the opponent's reply after it if there is one; -1 when seat has made
+// no move. Gomoku and weiqi undo by it.
+func TakeBack(n, seat int) int {
+	switch {
+	case n >= 1 && (n-1)%2 == seat:
+		return n - 1
+	case n >= 2:
+		return n - 2
+	}
+	return -1
+}

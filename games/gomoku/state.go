@@ -164,16 +164,6 @@ func (s *State) place(p pos) {
 	}
 }
 
-// undoFrom returns the length the move list is cut back to when seat takes
-// back its last stone (and the opponent's later one, if any), or -1 when
-// seat has no stone to take back.
-func (s *State) undoFrom(seat int) int {
-	n := len(s.moves)
-	switch {
-	case n >= 1 && (n-1)%2 == seat:
-		return n - 1
-	case n >= 2:
-		return n - 2
-	}
-	return -1
-}
+// undoFrom is the length the move list is cut back to when seat takes
+// back its last move (games.TakeBack), or -1 when seat has made none.
+func (s *State) undoFrom(seat int) int { return games.TakeBack(len(s.moves), seat) }

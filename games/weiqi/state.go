@@ -161,19 +161,9 @@ func (s *State) enterScoring() {
 	s.scorings++
 }
 
-// undoFrom is the length the move list is cut back to when seat takes back
-// its last move (and the opponent's later one, if any), or -1 when seat
-// has made no move.
-func (s *State) undoFrom(seat int) int {
-	n := len(s.moves)
-	switch {
-	case n >= 1 && (n-1)%2 == seat:
-		return n - 1
-	case n >= 2:
-		return n - 2
-	}
-	return -1
-}
+// undoFrom is the length the move list is cut back to when seat takes
+// back its last move (games.TakeBack), or -1 when seat has made none.
+func (s *State) undoFrom(seat int) int { return games.TakeBack(len(s.moves), seat) }
 
 func encodePoints(ps []int16, size int) string {
 	b := make([]byte, 0, 2*len(ps))
