@@ -127,18 +127,12 @@ func browserPlayer(ctx context.Context, t *testing.T, base string) (string, *cli
 // refusals arrive with their Chinese reasons and show as the seed's
 // messages (此处已有棋子, 禁止自杀).
 func TestServerRefusalsReachTheStatusBar(t *testing.T) {
-	srv := servertest.Start(t, servertest.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := newMatch(ctx, srv.URL, setup{size: 9, komi: 7.5, names: [2]string{"B", "W"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.be.Close()
+	ctx, s := serverMatch(t, setup{size: 9, komi: 7.5, names: [2]string{"B", "W"}})
 	if s.mode != modeHotSeat || len(s.seats) != 2 {
 		t.Fatalf("new match: mode %v seats %v", s.mode, s.seats)
 	}
 	var last *protocol.State
+	var err error
 	for _, mv := range [][2]string{{"0", "B1"}, {"1", "J9"}, {"0", "A2"}} {
 		if last, err = s.be.Move(ctx, mv[0], "play", mv[1]); err != nil {
 			t.Fatal(err)
@@ -158,17 +152,11 @@ func TestServerRefusalsReachTheStatusBar(t *testing.T) {
 // TestServerSuperko: retaking a ko at once repeats the position; the
 // server refuses it and the status bar says 禁止打劫.
 func TestServerSuperko(t *testing.T) {
-	srv := servertest.Start(t, servertest.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := newMatch(ctx, srv.URL, setup{size: 9, komi: 7.5, names: [2]string{"B", "W"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.be.Close()
+	ctx, s := serverMatch(t, setup{size: 9, komi: 7.5, names: [2]string{"B", "W"}})
 	// Black surrounds D5 and white E5 on three sides; black E5, white D5
 	// takes it, and black's E5 again would take D5 back.
 	var last *protocol.State
+	var err error
 	for i, p := range []string{"D4", "E4", "D6", "E6", "C5", "F5", "E5", "D5"} {
 		if last, err = s.be.Move(ctx, string(rune('0'+i%2)), "play", p); err != nil {
 			t.Fatalf("%s: %v", p, err)
@@ -184,14 +172,7 @@ func TestServerSuperko(t *testing.T) {
 // TestBotGame: -bot seats the server's bot in seat 1; it answers black's
 // stone and agrees to an undo.
 func TestBotGame(t *testing.T) {
-	srv := servertest.Start(t, servertest.Options{})
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	s, err := newMatch(ctx, srv.URL, setup{size: 9, komi: 7.5, bot: "easy", names: [2]string{"Ann", ""}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.be.Close()
+	ctx, s := serverMatch(t, setup{size: 9, komi: 7.5, bot: "easy", names: [2]string{"Ann", ""}})
 	if s.mode != modeBot || len(s.seats) != 1 || s.seats[0] != "0" {
 		t.Fatalf("bot match: mode %v seats %v", s.mode, s.seats)
 	}
@@ -219,4 +200,20 @@ func waitConn(ctx context.Context, t *testing.T, c *client.Conn, ok func(weiqi.V
 			t.Fatalf("no such state; the last: %s", c.Latest().G)
 		}
 	}
+}
+
+// serverMatch starts a test server and a match on it as the client's own
+// start does, for 20 s at most; the match's connections close when the
+// test ends.
+func serverMatch(t *testing.T, su setup) (context.Context, *session) {
+	t.Helper()
+	srv := servertest.Start(t, servertest.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	s, err := newMatch(ctx, srv.URL, su)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.be.Close() })
+	return ctx, s
 }

@@ -56,20 +56,7 @@ func playLegalCard(p *Page) string {
 	p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
 	// Let the raise transition finish so the point stays on the card.
 	time.Sleep(250 * time.Millisecond)
-	pt := Eval[[]any](p, `(() => {
-		const c = document.querySelector(".gz-hand.turn .gz-card.legal");
-		c.scrollIntoView({block: "center"});
-		const r = c.getBoundingClientRect();
-		for (let y = r.top + 12; y < r.bottom - 4; y += 6)
-			for (let x = r.left + 4; x < r.right - 2; x += 3) {
-				const e = document.elementFromPoint(x, y);
-				if (e && e.closest(".gz-card") === c) return [c.dataset.card, x, y];
-			}
-		return [c.dataset.card, -1, -1];
-	})()`)
-	code, _ := pt[0].(string)
-	x, _ := pt[1].(float64)
-	y, _ := pt[2].(float64)
+	code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card.legal")
 	if x < 0 {
 		p.Fail("legal card %s has no visible point to click", code)
 	}
@@ -245,4 +232,28 @@ func gzShot(p *Page, file string, w, h int64) {
 	if err := os.WriteFile(file, png, 0o644); err != nil {
 		p.t.Fatal(err)
 	}
+}
+
+// gzCardPoint finds the first card matching sel in p's hand, scrolls it
+// into view and returns its code and a viewport point where the card
+// itself (not a neighbour over it) takes a click; ("", -1, -1) without
+// such a card, (code, -1, -1) when no point of it shows.
+func gzCardPoint(p *Page, sel string) (code string, x, y float64) {
+	p.t.Helper()
+	pt := Eval[[]any](p, `(() => {
+		const c = document.querySelector(`+jsString(sel)+`);
+		if (!c) return ["", -1, -1];
+		c.scrollIntoView({block: "center"});
+		const r = c.getBoundingClientRect();
+		for (let y = r.top + 12; y < r.bottom - 4; y += 6)
+			for (let x = r.left + 4; x < r.right - 2; x += 3) {
+				const e = document.elementFromPoint(x, y);
+				if (e && e.closest(".gz-card") === c) return [c.dataset.card, x, y];
+			}
+		return [c.dataset.card, -1, -1];
+	})()`)
+	code, _ = pt[0].(string)
+	x, _ = pt[1].(float64)
+	y, _ = pt[2].(float64)
+	return code, x, y
 }

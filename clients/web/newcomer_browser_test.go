@@ -111,21 +111,7 @@ func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 	for i := 0; i < 13; i++ {
 		p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
 		time.Sleep(250 * time.Millisecond)
-		pt := Eval[[]any](p, `(() => {
-			const c = document.querySelector(".gz-hand.turn .gz-card:not(.legal)");
-			if (!c) return ["", -1, -1];
-			c.scrollIntoView({block: "center"});
-			const r = c.getBoundingClientRect();
-			for (let y = r.top + 12; y < r.bottom - 4; y += 6)
-				for (let x = r.left + 4; x < r.right - 2; x += 3) {
-					const e = document.elementFromPoint(x, y);
-					if (e && e.closest(".gz-card") === c) return [c.dataset.card, x, y];
-				}
-			return [c.dataset.card, -1, -1];
-		})()`)
-		code, _ := pt[0].(string)
-		x, _ := pt[1].(float64)
-		y, _ := pt[2].(float64)
+		code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card:not(.legal)")
 		if code == "" || x < 0 {
 			played := playLegalCard(p)
 			p.WaitJS("card played", fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, gzG, gzG, played))
