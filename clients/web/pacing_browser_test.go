@@ -72,8 +72,9 @@ func TestGongzhuPacing(t *testing.T) {
 
 // TestThreeMonksPacing: the page never asks (cards, decision buttons)
 // while the log is still telling the round, the question belongs to the
-// state whose events the log ends with, and the end card comes with the
-// table's own winner banner, not before.
+// state whose events the log ends with, the end card comes with the
+// table's own winner banner, not before, and every number on the table
+// belongs to the moment the log has told (tmCountersWatch).
 func TestThreeMonksPacing(t *testing.T) {
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
 	id := createThreeMonks(t, srv.URL)
@@ -93,6 +94,8 @@ func TestThreeMonksPacing(t *testing.T) {
 		if (asking && last && lis.length && lis[lis.length - 1].dataset.ev !== last) return "asks while the log ends with " + lis[lis.length - 1].dataset.ev + ", the state with " + last;
 		if (document.querySelector(".gameover") && !document.querySelector("[data-banner=threemonks]:not([hidden])")) return "the end card before the table's banner";
 		return "";`)
+	p.Do("record the states on show", evalVoid(tmHistoryHook))
+	installWatch(p, tmCountersWatch)
 	prefer := []string{"drink", "fetch", "chant", "exchange", "rest"}
 	for step := 0; step < 400; step++ {
 		p.WaitJSFor("my move or the end", tmNext+` !== ""`, 90*time.Second)
@@ -118,6 +121,7 @@ func TestThreeMonksPacing(t *testing.T) {
 		p.WaitJS("decision "+next, fmt.Sprintf(`window.__chaguan.state.stateID > %d`, stateID))
 	}
 	checkWatch(p)
+	checkTMCountersSampled(p)
 	p.NoJSErrors()
 }
 

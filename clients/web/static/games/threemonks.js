@@ -4,8 +4,10 @@
 // centre and the supply in the middle; the viewer's five cards (last
 // round's locked); buttons for in-phase decisions; a bilingual log; every
 // resolved step animated (water drops, items and the token fly between
-// places, revealed cards flip). Contract: clients/web/PLUGINS.md; view G and
-// events: docs/threemonks.md.
+// places, revealed cards flip). The table draws the board as the log has
+// told it: while a state's events play, it starts from the state before
+// and takes in each event with its log line (issue 12). Contract:
+// clients/web/PLUGINS.md; view G and events: docs/threemonks.md.
 
 import { h, replace } from "/assets/js/dom.js";
 import { strings, ITEM_ZH, FETCHING, CARDS, CARD_ZH, seatOf, narrate } from "/assets/games/threemonks_text.js";
@@ -29,6 +31,73 @@ const drops = (n, cls) => {
   return out;
 };
 
+// seatIn is the seat of a place "water:<seat>", "item:<seat>" or "seat:<seat>".
+const seatIn = (place) => Number(place.slice(place.indexOf(":") + 1));
+
+/** moveWater adds n water to a place of board b (n < 0 takes it away). */
+function moveWater(b, place, n) {
+  if (!place) return;
+  if (place === "supply") b.supplyTaken -= n; // water leaving the supply is taken
+  else if (place === "centre") b.centre += n;
+  else if (place.startsWith("water:")) b.monks[seatIn(place)].water += n;
+  else if (place.startsWith("item:")) {
+    const m = b.monks[seatIn(place)];
+    m.item = { ...(m.item || { kind: "", water: 0 }), water: ((m.item && m.item.water) || 0) + n };
+  }
+}
+
+/**
+ * nextRound turns board b to the choosing of round r, as the rules do at a
+ * round's end: this round's cards become last round's (locked in the
+ * viewer's hand), nobody has chosen.
+ */
+function nextRound(b, r, you) {
+  b.lastCards = b.revealed || b.lastCards;
+  b.revealed = null;
+  b.chosen = [];
+  b.round = r;
+  b.phase = "choose";
+  const own = b.players && you !== null && b.players[you];
+  if (own) {
+    const last = b.lastCards && b.lastCards[Number(you)];
+    b.players[you] = { ...own, choice: "", hand: own.hand.map((c) => ({ ...c, locked: c.card === last })) };
+  }
+}
+
+/**
+ * applyEvent plays one event x ({e, round}) on board b, a copy of a view G:
+ * the same changes the rules made when they emitted it (docs/threemonks.md,
+ * "Events"), so that once a state's events are all played b holds its
+ * numbers.
+ */
+function applyEvent(b, x, you) {
+  const e = x.e;
+  if (x.round > b.round) nextRound(b, x.round, you);
+  switch (e.kind) {
+    case "reveal":
+      b.revealed = e.cards.slice();
+      b.chosen = e.cards.map((_, i) => String(i));
+      break;
+    case "phase": b.phase = e.phase; break;
+    case "token": b.holder = seatIn(e.to); break;
+    case "win": b.winner = e.seat; break;
+    case "pass": b.monks[seatIn(e.to)].item = { kind: e.item, water: e.n }; break;
+    default:
+      moveWater(b, e.from, -(e.n || 0));
+      moveWater(b, e.to, e.n || 0);
+  }
+}
+
+/**
+ * startBoard copies a fully told view G as the board a newer state's
+ * events play on: its question has been answered, since they came.
+ */
+function startBoard(g) {
+  const b = structuredClone(g);
+  b.pending = null;
+  return b;
+}
+
 function mount(el, api) {
   loadCSS();
   const t = api.t;
@@ -36,14 +105,15 @@ function mount(el, api) {
   let seen = null; // {round, count}: events already queued or shown
   let queue = []; // [{e, round}] events waiting for their animation
   let timer = null;
-  let flip = null; // cards shown face up while last round's events play
+  // board: the G the table draws while events play: the state shown
+  // before them, with the events played so far (applyEvent).
+  let board = null;
   let flipFresh = false; // play the flip animation once
   let busy = false; // a move is on its way
   let busyUntil = 0; // the stateID that ends busy: the acked state's (Infinity until acked)
   let fastMode = false; // the room's pacer says the page is behind
   let drained = []; // resolvers of the promises update returned: the queue is played out
   const settle = () => { const d = drained; drained = []; for (const f of d) f(); };
-  let showingRound = 0; // the round of the event on show
   // animating: the table is still telling what happened; until it is done
   // the status does not ask, and the cards and buttons wait.
   const animating = () => queue.length > 0 || timer !== null;
@@ -72,6 +142,9 @@ function mount(el, api) {
   el.appendChild(root);
 
   const G = () => (st && st.G && st.G.monks ? st.G : null);
+  // shownG is the G the page draws: the board while events play, else the
+  // state on show.
+  const shownG = () => (animating() && board ? board : G());
   const n = () => (G() ? G().numPlayers : 0);
   const me = () => (api.you === null ? -1 : Number(api.you));
   const started = () => !!(st && st.ctx && st.ctx.started);
@@ -90,7 +163,7 @@ function mount(el, api) {
     const p = st && st.players && st.players[seat];
     return (p && p.name ? p.name + " " : "") + "(" + t("tm.you") + ")";
   };
-  const mine = () => (G() && G().players && api.you !== null ? G().players[api.you] : null);
+  const mine = (g) => (g && g.players && api.you !== null ? g.players[api.you] : null);
 
   // --- the table ----------------------------------------------------------
   const spot = (seat) => {
@@ -110,8 +183,7 @@ function mount(el, api) {
     const won = g.winner === seat;
     const it = m.item || { kind: "", water: 0 };
     let slot;
-    const shown = g.revealed || flip;
-    if (shown && shown[seat]) slot = cardFace(shown[seat], flipFresh);
+    if (g.revealed && g.revealed[seat]) slot = cardFace(g.revealed[seat], flipFresh);
     else if (g.chosen.includes(String(seat))) slot = h("div", { class: "tm-cardback", "data-chosen": "" }, "僧");
     else slot = h("div", { class: "tm-cardslot" });
     const last = g.lastCards && g.lastCards[seat];
@@ -144,17 +216,18 @@ function mount(el, api) {
   };
 
   const renderTable = (g) => {
+    table.dataset.round = g.round;
     replace(seatLayer, ...Array.from({ length: g.numPlayers }, (_, i) => renderMonk(g, i)));
     replace(centreEl, h("span", { class: "tm-label" }, t("tm.centre")),
       h("div", { class: "tm-pool" }, drops(Math.min(g.centre, 12)), h("b", { "data-centre": g.centre }, String(g.centre))));
     replace(supplyEl, h("span", { class: "tm-well" }, "井"), h("span", { class: "tm-label" }, t("tm.supply")),
-      h("small", { class: "muted" }, t("tm.taken", { n: g.supplyTaken })));
+      h("small", { class: "muted", "data-taken": g.supplyTaken }, t("tm.taken", { n: g.supplyTaken })));
     flipFresh = false;
   };
 
   // --- the item card -------------------------------------------------------
   const renderInfo = () => {
-    const g = G();
+    const g = shownG();
     const m = g && infoSeat >= 0 && g.monks[infoSeat];
     if (!m || !m.item || !m.item.kind) { info.hidden = true; infoSeat = -1; replace(info); return; }
     const it = m.item;
@@ -171,7 +244,7 @@ function mount(el, api) {
   };
   const toggleInfo = (seat) => {
     infoSeat = seat === infoSeat ? -1 : seat;
-    if (G()) renderTable(G());
+    if (shownG()) renderTable(shownG());
     renderInfo();
     if (infoSeat < 0) return;
     // Open the card just under the tapped item (above it near the bottom),
@@ -197,7 +270,7 @@ function mount(el, api) {
     status.classList.remove("mine", "over");
     let text;
     if (!started()) text = t("tm.waiting");
-    else if (animating()) text = t("tm.resolving", { n: showingRound || g.round });
+    else if (animating()) text = t("tm.resolving", { n: g.round });
     else if (ctx.gameover) {
       status.classList.add("over");
       const o = ctx.gameover;
@@ -211,7 +284,7 @@ function mount(el, api) {
           : t("tm.waitDecide", { name: nameOf(g.pending.seat), what: t("tm.what." + g.pending.kind) }));
     } else {
       const left = g.numPlayers - g.chosen.length;
-      const own = mine();
+      const own = mine(g);
       if (own && !own.choice) { status.classList.add("mine"); text = t("tm.chooseNow", { n: g.round }); }
       else if (own) text = t("tm.waitChoose", { card: t("tm.card." + own.choice), k: left });
       else text = t("tm.othersChoose", { n: g.round, k: left });
@@ -261,7 +334,7 @@ function mount(el, api) {
   };
 
   const renderHand = (g) => {
-    const own = mine();
+    const own = mine(g);
     if (!own) { replace(hand); delete hand.dataset.key; return; }
     const canChoose = started() && g.phase === "choose" && !own.choice && !busy && !animating();
     // Redraw only on a change, so a button stays the same node while it is
@@ -283,7 +356,7 @@ function mount(el, api) {
 
   const renderBanner = () => {
     const o = st.ctx && st.ctx.gameover;
-    if (!o || queue.length) { banner.hidden = true; return; }
+    if (!o || animating()) { banner.hidden = true; return; }
     banner.hidden = false;
     const g = G();
     replace(banner, h("div", { class: "tm-banner-seal" }, o.draw ? "和" : "胜"),
@@ -339,15 +412,19 @@ function mount(el, api) {
     } else if (e.seat >= 0) pulse("seat:" + e.seat);
   };
 
+  // step plays the next event: the board takes it in, the table and the
+  // log line show it together, then its animation runs. With none left,
+  // the table shows the state on show itself.
   const step = () => {
     timer = null;
     const x = queue.shift();
-    if (!x) { flip = null; render(); settle(); return; }
+    if (!x) { board = null; render(); settle(); return; }
     const ms = queue.length > BEHIND || document.hidden || fastMode ? FAST_MS : STEP_MS;
-    showingRound = x.round;
     timer = setTimeout(step, ms + 40);
     try {
-      if (x.e.kind === "reveal" && !(G() && G().revealed)) { flip = x.e.cards; flipFresh = true; renderTable(G()); }
+      if (board) applyEvent(board, x, api.you);
+      flipFresh = x.e.kind === "reveal";
+      render();
       pushLog(x);
       animate(x, ms);
     } catch (err) {
@@ -369,9 +446,8 @@ function mount(el, api) {
   };
 
   function render() {
-    const g = G();
+    const g = shownG();
     if (!g) { status.textContent = t("tm.waiting"); return; }
-    if (g.revealed) flip = null;
     renderTable(g);
     renderStatus(g);
     renderAsk(g);
@@ -389,6 +465,7 @@ function mount(el, api) {
     // plays them fast, {sync} logs them at once and shows the present.
     update(state, o) {
       o = o || {};
+      const before = G(); // the state on show until now, fully told
       st = state;
       const g = G();
       if (!g) { render(); return 0; }
@@ -401,11 +478,14 @@ function mount(el, api) {
         timer = null;
         for (const x of queue.concat(fresh)) pushLog(x);
         queue = [];
-        flip = null;
+        board = null;
         render();
         settle();
         return 0;
       }
+      // The board starts from the state before, unless events still play
+      // (the pacer gave up waiting): then it goes on from where it is.
+      if (fresh.length && !animating()) board = before ? startBoard(before) : null;
       queue.push(...fresh); // before render: the banner waits for the queue
       render();
       if (queue.length && !timer) timer = setTimeout(step, 30);
@@ -418,6 +498,7 @@ function mount(el, api) {
       if (timer) clearTimeout(timer);
       timer = null;
       queue = [];
+      board = null;
     },
   };
 }
