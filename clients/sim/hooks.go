@@ -19,13 +19,26 @@ type Collector interface {
 	Report(w io.Writer)
 }
 
-// Hook is what a game adds to the simulator. Both fields are optional.
+// RoundCollector is a Collector that also sees every round as it ends,
+// for games whose history in the state is capped or that never end.
+type RoundCollector interface {
+	Collector
+	// AddRound records the round that just ended: st is the state right
+	// after it, r the game so far.
+	AddRound(st games.State, r Result)
+}
+
+// Hook is what a game adds to the simulator. Every field is optional.
 type Hook struct {
-	// New makes an empty collector.
-	New func() Collector
+	// New makes an empty collector for a run of cfg.
+	New func(cfg Config) Collector
 	// Narrate describes what one move did, for -verbose, given the states
 	// before and after it.
 	Narrate func(before, after games.State) []string
+	// Rounds counts the rounds a state has finished. A game with it may be
+	// played for a fixed number of rounds (-rounds), which is how a game
+	// that never ends (Gong Zhu) is simulated.
+	Rounds func(games.State) int
 }
 
 var (

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -51,6 +52,10 @@ func (r *Report) Counts() Counts {
 
 // Write prints the report.
 func (r *Report) Write(w io.Writer) {
+	if r.Config.Rounds > 0 {
+		r.writeRounds(w)
+		return
+	}
 	cfg, c, n := r.Config, r.Counts(), len(r.Results)
 	fmt.Fprintf(w, "%s: %d players, %d games, bots %s, seed %d\n", cfg.Game, cfg.Players, n, strings.Join(cfg.Bots, ","), cfg.Seed)
 	fmt.Fprintf(w, "wins %d, draws %d (%s), unfinished after %d moves %d\n", c.Wins, c.Draws, pct(c.Draws, n), cfg.MaxMoves, c.Unfinished)
@@ -59,12 +64,7 @@ func (r *Report) Write(w io.Writer) {
 		fmt.Fprintf(w, "  seat %d (%s): %6s  (%d)\n", s, cfg.Bots[s], pct(k, n), k)
 	}
 	fmt.Fprintln(w, "win rate by bot level (wins per seat played):")
-	levels := make([]string, 0, len(c.SeatsAt))
-	for l := range c.SeatsAt {
-		levels = append(levels, l)
-	}
-	slices.Sort(levels)
-	for _, l := range levels {
+	for _, l := range slices.Sorted(maps.Keys(c.SeatsAt)) {
 		fmt.Fprintf(w, "  %-8s %6s  (%d wins over %d seats)\n", l, pct(c.ByLevel[l], c.SeatsAt[l]), c.ByLevel[l], c.SeatsAt[l])
 	}
 	rounds, moves := make([]int, n), make([]int, n)
@@ -72,6 +72,23 @@ func (r *Report) Write(w io.Writer) {
 		rounds[i], moves[i] = res.Rounds, res.Moves
 	}
 	fmt.Fprintf(w, "length in rounds: %s\n", spread(rounds))
+	fmt.Fprintf(w, "length in moves:  %s\n", spread(moves))
+	if r.Extra != nil {
+		r.Extra.Report(w)
+	}
+}
+
+// writeRounds is the report of games played for a fixed number of rounds:
+// nobody wins, so it gives the run's size and length and then the game's
+// own statistics.
+func (r *Report) writeRounds(w io.Writer) {
+	cfg, n := r.Config, len(r.Results)
+	fmt.Fprintf(w, "%s: %d players, %d game(s) of %d rounds = %d rounds, bots %s, seed %d\n",
+		cfg.Game, cfg.Players, n, cfg.Rounds, n*cfg.Rounds, strings.Join(cfg.Bots, ","), cfg.Seed)
+	moves := make([]int, n)
+	for i, res := range r.Results {
+		moves[i] = res.Moves
+	}
 	fmt.Fprintf(w, "length in moves:  %s\n", spread(moves))
 	if r.Extra != nil {
 		r.Extra.Report(w)

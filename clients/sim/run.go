@@ -38,7 +38,7 @@ func Run(cfg Config, reg *games.Registry, out io.Writer) (*Report, error) {
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		if hook.New != nil {
-			collectors[w] = hook.New()
+			collectors[w] = hook.New(cfg)
 		}
 		wg.Add(1)
 		go func(w int) {
@@ -48,7 +48,7 @@ func Run(cfg Config, reg *games.Registry, out io.Writer) (*Report, error) {
 				if cfg.Verbose {
 					narrate = out
 				}
-				first, last, r, err := playOne(g, cfg, i, hook, narrate)
+				first, last, r, err := playOne(g, cfg, i, hook, collectors[w], narrate)
 				if err != nil {
 					if errs[w] == nil {
 						errs[w] = err
@@ -82,9 +82,11 @@ func Run(cfg Config, reg *games.Registry, out io.Writer) (*Report, error) {
 	return rep, nil
 }
 
-// playOne plays game i. Among several seats that may move (simultaneous
-// choices), the one to move is drawn from the game's own bot RNG.
-func playOne(g games.Game, cfg Config, i int, hook Hook, narrate io.Writer) (first, last games.State, r Result, err error) {
+// playOne plays game i, to its end or, with cfg.Rounds, for that many
+// rounds; each round's end goes to c when it is a RoundCollector. Among
+// several seats that may move (simultaneous choices), the one to move is
+// drawn from the game's own bot RNG.
+func playOne(g games.Game, cfg Config, i int, hook Hook, c Collector, narrate io.Writer) (first, last games.State, r Result, err error) {
 	seed := cfg.Seed + uint64(i)
 	r = Result{Index: i, Seed: seed, Winner: -1}
 	st, err := g.Setup(cfg.Players, nil, seed)
@@ -106,7 +108,10 @@ func playOne(g games.Game, cfg Config, i int, hook Hook, narrate io.Writer) (fir
 			}
 			return first, st, r, nil
 		}
-		if r.Moves >= cfg.MaxMoves {
+		if cfg.Rounds > 0 && hook.Rounds(st) >= cfg.Rounds {
+			return first, st, r, nil
+		}
+		if cfg.Rounds == 0 && r.Moves >= cfg.MaxMoves {
 			r.Unfinished = true
 			return first, st, r, nil
 		}
@@ -132,7 +137,17 @@ func playOne(g games.Game, cfg Config, i int, hook Hook, narrate io.Writer) (fir
 				}
 			}
 		}
+		noteRound(hook, c, st, nextSt, r)
 		st = nextSt
+	}
+}
+
+// noteRound hands the state after a move to a RoundCollector when the move
+// ended a round.
+func noteRound(hook Hook, c Collector, before, after games.State, r Result) {
+	rc, ok := c.(RoundCollector)
+	if ok && hook.Rounds != nil && hook.Rounds(after) > hook.Rounds(before) {
+		rc.AddRound(after, r)
 	}
 }
 

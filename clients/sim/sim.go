@@ -25,8 +25,11 @@ type Config struct {
 	Bots     []string // one level per seat
 	Seed     uint64   // game i is set up with seed Seed+i
 	MaxMoves int      // a game still running after this many moves is counted unfinished
-	Verbose  bool
-	Workers  int // default runtime.NumCPU()
+	// Rounds, when positive, plays every game for exactly this many rounds
+	// (games whose hook counts rounds only); MaxMoves does not apply.
+	Rounds  int
+	Verbose bool
+	Workers int // default runtime.NumCPU()
 }
 
 // ErrUsage wraps every bad-flag error.
@@ -36,6 +39,10 @@ var ErrUsage = errors.New("sim: usage")
 // writes the report to out. Flags:
 //
 //	-game threemonks -players 5 -games 10000 -bots normal|normal,easy,… -seed 1 -maxmoves 20000 -verbose
+//	-game gongzhu -players 4 -rounds 1000 [-games 1]
+//
+// -rounds N plays each game for N rounds (a game that never ends, such as
+// Gong Zhu); -games then defaults to 1, so -rounds N plays N rounds.
 func Main(args []string, reg *games.Registry, out io.Writer) error {
 	cfg, err := parse(args, reg, out)
 	if err != nil {
@@ -58,6 +65,7 @@ func parse(args []string, reg *games.Registry, out io.Writer) (Config, error) {
 	bots := fs.String("bots", "", "bot level for every seat, or a comma list per seat (default: the game's first level)")
 	seed := fs.Uint64("seed", 1, "seed of game 0; game i uses seed+i")
 	maxMoves := fs.Int("maxmoves", 20000, "moves after which a game counts as unfinished")
+	rounds := fs.Int("rounds", 0, "play each game for this many rounds (games that never end, like gongzhu); -games defaults to 1")
 	verbose := fs.Bool("verbose", false, "with -games 1: narrate the game move by move")
 	workers := fs.Int("workers", runtime.NumCPU(), "parallel workers")
 	if err := fs.Parse(args); err != nil {
@@ -68,7 +76,10 @@ func parse(args []string, reg *games.Registry, out io.Writer) (Config, error) {
 		return Config{}, fmt.Errorf("%w: unknown -game %q (have %s)", ErrUsage, *game, strings.Join(reg.Names(), ", "))
 	}
 	info := g.Info()
-	cfg := Config{Game: *game, Players: *players, Games: *n, Seed: *seed, MaxMoves: *maxMoves, Verbose: *verbose, Workers: *workers}
+	cfg := Config{Game: *game, Players: *players, Games: *n, Seed: *seed, MaxMoves: *maxMoves, Verbose: *verbose, Workers: *workers, Rounds: *rounds}
+	if err := checkRounds(&cfg, fs); err != nil {
+		return Config{}, err
+	}
 	if cfg.Players == 0 {
 		cfg.Players = info.MinPlayers
 	}
@@ -89,6 +100,26 @@ func parse(args []string, reg *games.Registry, out io.Writer) (Config, error) {
 		return Config{}, fmt.Errorf("%w: -verbose narrates one game: use it with -games 1", ErrUsage)
 	}
 	return cfg, nil
+}
+
+// checkRounds validates -rounds: only for a game whose hook counts rounds,
+// positive, and with -games defaulting to 1.
+func checkRounds(cfg *Config, fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["rounds"] {
+		return nil
+	}
+	if hookFor(cfg.Game).Rounds == nil {
+		return fmt.Errorf("%w: %s is played to its end: -rounds is for games that never end (gongzhu)", ErrUsage, cfg.Game)
+	}
+	if cfg.Rounds < 1 {
+		return fmt.Errorf("%w: -rounds must be positive", ErrUsage)
+	}
+	if !set["games"] {
+		cfg.Games = 1
+	}
+	return nil
 }
 
 // seatLevels expands -bots into one level per seat.

@@ -22,7 +22,7 @@ type monkStats struct {
 	games  int
 }
 
-func newMonkStats() Collector {
+func newMonkStats(Config) Collector {
 	return &monkStats{dealt: map[threemonks.ItemKind]int{}, won: map[threemonks.ItemKind]int{}}
 }
 

@@ -94,15 +94,7 @@ func TestGongzhuRoundInBrowser(t *testing.T) {
 	ann.WaitJS("round 1 over", gzG+`.round === 2 && !!`+gzG+`.lastRound`)
 	ann.WaitText("[data-result=gongzhu] h3", "Round 1 result")
 
-	rec, err := srv.Store.Get(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := gongzhu.Game.Load(rec.State)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _ := games.Typed[gongzhu.State](st)
+	s := gzStoredState(t, srv, id)
 	if s.LastRound == nil || s.LastRound.Round != 1 {
 		t.Fatalf("server state has no round 1 result: %+v", s.LastRound)
 	}
@@ -166,6 +158,21 @@ func TestGongzhuRoundInBrowser(t *testing.T) {
 	}
 }
 
+// gzStoredState reads match id's state back from the server's own store.
+func gzStoredState(t *testing.T, srv *servertest.Server, id string) gongzhu.State {
+	t.Helper()
+	rec, err := srv.Store.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := gongzhu.Game.Load(rec.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := games.Typed[gongzhu.State](st)
+	return s
+}
+
 func signedScore(n int) string {
 	if n > 0 {
 		return "+" + strconv.Itoa(n)
@@ -215,7 +222,11 @@ func TestGongzhuShots(t *testing.T) {
 	}
 }
 
-func gzShot(p *Page, file string, w, h int64) {
+// gzShot takes a w×h screenshot of p with the status bar at the top.
+func gzShot(p *Page, file string, w, h int64) { gzShotAt(p, file, w, h, "[data-status=gongzhu]") }
+
+// gzShotAt takes a w×h screenshot of p with the element sel near the top.
+func gzShotAt(p *Page, file string, w, h int64, sel string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
 	defer cancel()
@@ -223,7 +234,7 @@ func gzShot(p *Page, file string, w, h int64) {
 		p.t.Fatal(err)
 	}
 	time.Sleep(700 * time.Millisecond)
-	_ = chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector("[data-status=gongzhu]").getBoundingClientRect().top + window.scrollY - 64)`))
+	_ = chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, document.querySelector(`+jsString(sel)+`).getBoundingClientRect().top + window.scrollY - 64)`))
 	time.Sleep(200 * time.Millisecond)
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {

@@ -220,8 +220,9 @@ func (s State) play(seat int, c cards.Card) State {
 	return n
 }
 
-// endRound scores the round, keeps it as LastRound and deals the next one,
-// led by the seat after this round's first leader with any card.
+// endRound scores the round, keeps it as LastRound, adds it to History and
+// deals the next one, led by the seat after this round's first leader with
+// any card.
 func (s *State) endRound() {
 	taken := s.Taken()
 	scores := ScoreRound(taken)
@@ -229,6 +230,7 @@ func (s *State) endRound() {
 		s.Totals[i] += scores[i]
 	}
 	s.LastRound = &RoundResult{Round: s.Round, Leader: s.FirstLeader, Tricks: s.Tricks, Scores: scores}
+	s.History = appendHistory(s.History, summarize(s.Round, taken, scores, s.Totals))
 	s.Round++
 	s.FirstLeader = (s.FirstLeader + 1) % s.Seats
 	s.Secret.RNG = s.Secret.RNG.Clone() // never advance a generator another state shares

@@ -73,6 +73,69 @@ type RoundResult struct {
 // Taken lists the cards each of n seats took in the round's tricks.
 func (r RoundResult) Taken(n int) [][]cards.Card { return takenFrom(r.Tricks, n) }
 
+// HistoryCap is how many finished rounds State.History keeps: the latest
+// ones. People never get near it (a round takes minutes); it bounds the
+// state and every view of a bot match left running for days. Each entry
+// carries the running totals, so dropping the oldest loses nothing else.
+const HistoryCap = 100
+
+// RoundSummary is one finished round in the match's history: public, small,
+// and kept for every round (up to HistoryCap), unlike LastRound's tricks.
+// A seat field is -1 when no seat qualifies (only AllHearts, in practice).
+type RoundSummary struct {
+	Round       int   `json:"round"`
+	Scores      []int `json:"scores"`      // each seat's round score
+	Totals      []int `json:"totals"`      // the running totals after this round
+	Pig         int   `json:"pig"`         // the seat that took ♠Q (猪)
+	Sheep       int   `json:"sheep"`       // the seat that took ♦J (羊)
+	Transformer int   `json:"transformer"` // the seat that took ♣10 (变压器)
+	AllHearts   int   `json:"allHearts"`   // the seat that took all 13 hearts (全红), or -1
+}
+
+// summarize builds the history entry of a round from the cards each seat
+// took, its scores and the totals after it.
+func summarize(round int, taken [][]cards.Card, scores, totals []int) RoundSummary {
+	return RoundSummary{
+		Round:       round,
+		Scores:      slices.Clone(scores),
+		Totals:      slices.Clone(totals),
+		Pig:         tookCard(taken, Pig),
+		Sheep:       tookCard(taken, Sheep),
+		Transformer: tookCard(taken, Transformer),
+		AllHearts:   tookAllHearts(taken),
+	}
+}
+
+// tookCard is the seat whose taken cards hold c, or -1.
+func tookCard(taken [][]cards.Card, c cards.Card) int {
+	for seat, cs := range taken {
+		if cards.Contains(cs, c) {
+			return seat
+		}
+	}
+	return -1
+}
+
+// tookAllHearts is the seat that took all 13 hearts, or -1.
+func tookAllHearts(taken [][]cards.Card) int {
+	for seat, cs := range taken {
+		if cards.CountSuit(cs, cards.Hearts) == heartsTotal {
+			return seat
+		}
+	}
+	return -1
+}
+
+// appendHistory adds e to h without writing into h's backing array (states
+// share it) and keeps the latest HistoryCap entries.
+func appendHistory(h []RoundSummary, e RoundSummary) []RoundSummary {
+	h = append(slices.Clip(h), e)
+	if len(h) > HistoryCap {
+		h = slices.Clone(h[len(h)-HistoryCap:])
+	}
+	return h
+}
+
 // Secret is the part of the state no player may see.
 type Secret struct {
 	RNG *games.RNG `json:"rng"`
@@ -95,7 +158,10 @@ type State struct {
 	TricksPlayed int          `json:"tricksPlayed"`
 	Totals       []int        `json:"totals"`
 	LastRound    *RoundResult `json:"lastRound,omitempty"`
-	Secret       Secret       `json:"secret"`
+	// History is every finished round, oldest first (the latest
+	// HistoryCap). States stored before it existed decode with none.
+	History []RoundSummary `json:"history,omitempty"`
+	Secret  Secret         `json:"secret"`
 }
 
 // Current is the seat to play (0 for a zero State, which has no seats).

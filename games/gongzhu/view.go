@@ -32,8 +32,11 @@ type View struct {
 	Totals      []int          `json:"totals"`
 	TricksTotal int            `json:"tricksPerRound"`
 	LastRound   *RoundView     `json:"lastRound,omitempty"`
-	Teams       [][]int        `json:"teams,omitempty"` // 4 seats: [[0,2],[1,3]]
-	Scoreboard  Scoreboard     `json:"scoreboard"`
+	// History is every finished round, oldest first (the latest
+	// HistoryCap of them): the 榜's round-by-round table.
+	History    []HistoryRow `json:"history"`
+	Teams      [][]int      `json:"teams,omitempty"` // 4 seats: [[0,2],[1,3]]
+	Scoreboard Scoreboard   `json:"scoreboard"`
 }
 
 // PlayerView is the viewer's own private entry.
@@ -60,6 +63,15 @@ type RoundView struct {
 	Taken      [][]cards.Card `json:"taken"`
 	PointCards [][]cards.Card `json:"pointCards"`
 	Scores     []int          `json:"scores"`
+}
+
+// HistoryRow is one finished round: who scored what, the running totals,
+// who took the pig, the sheep, the transformer and all hearts, and with 4
+// seats the two teams' round scores and totals (team 0 is seats 0+2).
+type HistoryRow struct {
+	RoundSummary
+	TeamScores []int `json:"teamScores,omitempty"`
+	TeamTotals []int `json:"teamTotals,omitempty"`
 }
 
 // Scoreboard is the 榜, ready to draw: rows best (highest total) first.
@@ -136,15 +148,39 @@ func (Rules) View(s State, viewer int) View {
 	if s.Seats == 4 {
 		v.Teams = [][]int{{0, 2}, {1, 3}}
 	}
+	v.History = history(s)
 	v.Scoreboard = scoreboard(s)
 	return v
 }
 
-// trickView shares t.Plays: states are immutable, and a view is only read.
+// history copies the state's round history for a view, with the team sums
+// for 4 seats. It is never nil: an empty history is [].
+func history(s State) []HistoryRow {
+	out := make([]HistoryRow, len(s.History))
+	for i, e := range s.History {
+		e.Scores, e.Totals = slices.Clone(e.Scores), slices.Clone(e.Totals)
+		out[i] = HistoryRow{RoundSummary: e}
+		if s.Seats == 4 {
+			out[i].TeamScores, out[i].TeamTotals = teamSums(e.Scores), teamSums(e.Totals)
+		}
+	}
+	return out
+}
+
+// teamSums adds a 4-seat slice by team: [xs[0]+xs[2], xs[1]+xs[3]].
+func teamSums(xs []int) []int {
+	if len(xs) != 4 {
+		return nil
+	}
+	return []int{xs[0] + xs[2], xs[1] + xs[3]}
+}
+
+// trickView copies t.Plays: a view shares no memory with the state (bots
+// are handed it directly and may change it).
 func trickView(t Trick) TrickView {
 	tv := TrickView{
 		Leader:  t.Leader,
-		Plays:   t.Plays,
+		Plays:   slices.Clone(t.Plays),
 		Winning: t.Winner(),
 		Taker:   t.Taker,
 		Points:  PointCards(t.Cards()),
@@ -182,11 +218,11 @@ func scoreboard(s State) Scoreboard {
 		}
 	}
 	if s.Seats == 4 {
+		lastTeams, totalTeams := teamSums(last), teamSums(s.Totals)
 		for team := 0; team < 2; team++ {
-			a, c := team, team+2
 			b.Teams = append(b.Teams, TeamScore{
-				Team: team, Seats: []int{a, c},
-				LastRound: last[a] + last[c], Total: s.Totals[a] + s.Totals[c],
+				Team: team, Seats: []int{team, team + 2},
+				LastRound: lastTeams[team], Total: totalTeams[team],
 			})
 		}
 		sort.SliceStable(b.Teams, func(i, j int) bool { return b.Teams[i].Total > b.Teams[j].Total })

@@ -50,7 +50,14 @@ const strings = {
     "gongzhu.lastTrickTitle": "Trick {n} · {name} took it",
     "gongzhu.rounds": "Round by round",
     "gongzhu.roundCol": "Round",
-    "gongzhu.roundsUnseen": "Rounds before you opened this page are not shown.",
+    "gongzhu.roundsCapped": "Only the latest {n} rounds are kept (from round {first}); the totals count every round.",
+    "gongzhu.totalsAfter": "Totals after this round: {totals}",
+    "gongzhu.pigName": "Took the pig (♠Q)",
+    "gongzhu.sheepName": "Took the sheep (♦J)",
+    "gongzhu.transformerName": "Took the transformer (♣10)",
+    "gongzhu.allHeartsName": "Took all 13 hearts",
+    "gongzhu.allHeartsMark": "all♥",
+    "gongzhu.marksLegend": "♠Q pig · ♦J sheep · ♣10 transformer · all♥ all hearts: who took them",
   },
   zh: {
     "gongzhu.notYourTurn": "还没轮到你：等待 {name} 出牌。",
@@ -93,7 +100,14 @@ const strings = {
     "gongzhu.lastTrickTitle": "第 {n} 墩 · {name} 收下",
     "gongzhu.rounds": "每局得分",
     "gongzhu.roundCol": "局",
-    "gongzhu.roundsUnseen": "打开本页之前的牌局不在此列。",
+    "gongzhu.roundsCapped": "只保留最近 {n} 局（从第 {first} 局起）；总分计入每一局。",
+    "gongzhu.totalsAfter": "本局后总分：{totals}",
+    "gongzhu.pigName": "吃到猪（♠Q）",
+    "gongzhu.sheepName": "吃到羊（♦J）",
+    "gongzhu.transformerName": "吃到变压器（♣10）",
+    "gongzhu.allHeartsName": "全红：吃齐 13 张红心",
+    "gongzhu.allHeartsMark": "全红",
+    "gongzhu.marksLegend": "♠Q 猪 · ♦J 羊 · ♣10 变压器 · 全红：标在吃到的人那一格",
   },
 };
 
@@ -537,39 +551,49 @@ function mount(el, api) {
         cardEl(p.card, t), h("div", { class: "gz-lastseat" }, seatName(p.seat))))));
   };
 
-  // Every finished round's scores, as this page saw them (the view holds
-  // only the last round): kept per match in sessionStorage, so a reload
-  // keeps them too.
-  const roundsKey = "chaguan:gongzhu:rounds:" + location.pathname;
-  let history = [];
-  try { history = JSON.parse(sessionStorage.getItem(roundsKey) || "[]") || []; } catch (_) { history = []; }
-  const noteRound = (lr) => {
-    if (!lr || history.some((x) => x.round === lr.round)) return;
-    history.push({ round: lr.round, scores: lr.scores });
-    history.sort((a, b) => a.round - b.round);
-    try { sessionStorage.setItem(roundsKey, JSON.stringify(history)); } catch (_) { /* storage full or off */ }
-  };
+  // The round-by-round 榜: every finished round the view keeps (G.history,
+  // the same for every player and spectator), each seat's score with a chip
+  // on the seat that took the pig, the sheep, the transformer or all hearts
+  // (drawn from data-label by CSS, so a cell's text is its score alone),
+  // the team scores with 4 seats, and the totals underneath.
+  const MARKS = [["pig", "QS", "gongzhu.pigName"], ["sheep", "JD", "gongzhu.sheepName"],
+    ["transformer", "TC", "gongzhu.transformerName"], ["allHearts", null, "gongzhu.allHeartsName"]];
+  const marks = (row, seat) => MARKS.filter(([key]) => row[key] === seat).map(([key, code, name]) => h("span", {
+    class: "gz-chip gz-mark" + (code === null || isRed(code) ? " red" : ""), "data-mark": key, title: t(name),
+    "data-label": code === null ? t("gongzhu.allHeartsMark") : label(code),
+  }));
+  const scoreCell = (score, extra, attrs) => h("td", Object.assign({ class: signClass(score) }, attrs),
+    h("span", { class: "gz-rscore" }, signed(score)), extra && extra.length ? h("span", { class: "gz-marks" }, extra) : null);
+  const teamHeads = (g) => (g.seats === 4 ? [0, 1].map((tm) => h("th", { class: "num" }, h("span", { class: "gz-team t" + tm }, teamLabel(tm)))) : []);
+  const roundRow = (row) => h("tr", { "data-round-row": String(row.round), title: t("gongzhu.totalsAfter", { totals: row.totals.map(signed).join(" / ") }) },
+    h("td", null, String(row.round)),
+    row.scores.map((sc, s) => scoreCell(sc, marks(row, s), { "data-round-seat": String(s) })),
+    (row.teamScores || []).map((sc, tm) => scoreCell(sc, null, { "data-round-team": String(tm) })));
   const renderRounds = () => {
     const g = G();
-    if (!g || history.length === 0) { rounds.hidden = true; rounds.replaceChildren(); return; }
+    const hist = (g && g.history) || [];
+    if (hist.length === 0) { rounds.hidden = true; rounds.replaceChildren(); return; }
     rounds.hidden = false;
     const seats = Array.from({ length: g.seats }, (_, i) => i);
-    const missed = history[0].round > 1 || history.some((x, i) => i > 0 && x.round !== history[i - 1].round + 1);
-    rounds.replaceChildren(h("h3", null, t("gongzhu.rounds")),
+    const teamTotals = g.seats === 4 ? [g.totals[0] + g.totals[2], g.totals[1] + g.totals[3]] : [];
+    const scroller = h("div", { class: "gz-rounds-scroll" },
       h("table", null,
         h("thead", null, h("tr", null, h("th", null, t("gongzhu.roundCol")),
-          seats.map((s) => h("th", { class: "num", title: nameOf(s) }, h("span", { class: "gz-seatno" }, String(s + 1)))))),
-        h("tbody", null, history.map((x) => h("tr", { "data-round-row": String(x.round) }, h("td", null, String(x.round)),
-          seats.map((s) => h("td", { class: signClass(x.scores[s] || 0) }, signed(x.scores[s] || 0)))))),
+          seats.map((s) => h("th", { class: "num" + (String(s) === api.you ? " me" : ""), title: nameOf(s) }, h("span", { class: "gz-seatno" }, String(s + 1)))),
+          teamHeads(g))),
+        h("tbody", null, hist.map(roundRow)),
         h("tfoot", null, h("tr", null, h("td", null, t("gongzhu.total")),
-          seats.map((s) => h("td", { class: signClass(g.totals[s]) }, signed(g.totals[s])))))),
-      missed ? h("p", { class: "muted small" }, t("gongzhu.roundsUnseen")) : null);
+          seats.map((s) => h("td", { class: signClass(g.totals[s]), "data-rounds-total": String(s) }, signed(g.totals[s]))),
+          teamTotals.map((v, tm) => h("td", { class: signClass(v), "data-rounds-team-total": String(tm) }, signed(v)))))));
+    const parts = [h("h3", null, t("gongzhu.rounds")), scroller, h("p", { class: "gz-legend muted small" }, t("gongzhu.marksLegend"))];
+    if (hist[0].round > 1) parts.push(h("p", { class: "muted small", "data-rounds-capped": "" }, t("gongzhu.roundsCapped", { n: hist.length, first: hist[0].round })));
+    rounds.replaceChildren(...parts);
+    scroller.scrollTop = scroller.scrollHeight; // the latest round in sight
   };
 
   const render = () => {
     const g = G();
     if (!g) return;
-    noteRound(g.lastRound);
     const r = g.lastRound ? g.lastRound.round : 0;
     const fresh = lastResult !== null && r !== lastResult && r > 0;
     lastResult = r;
