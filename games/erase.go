@@ -27,8 +27,11 @@ type State interface {
 	// AppendView appends the JSON of View(viewer) to b: json.Marshal's
 	// bytes, written by the view itself when it is a JSONAppender.
 	AppendView(b []byte, viewer int) ([]byte, error)
-	// Bot asks bot level to choose seat's move. The bot is handed the seat's
-	// view after a JSON round trip: exactly the bytes a person there gets.
+	// Bot asks bot level to choose seat's move from the seat's view: the
+	// value View(seat) builds, handed over without a JSON round trip. A
+	// view shares no memory with the state and JSON writes all of it, so
+	// the bot sees exactly what a person there gets (BotViaJSON is the
+	// round trip, kept for the conformance suite to compare).
 	Bot(level string, seat int, rng *rand.Rand) (name string, args json.RawMessage, err error)
 	MarshalJSON() ([]byte, error)
 	// Export writes the game's public record in format (e.g. "sgf"), or
@@ -106,7 +109,30 @@ func (x state[S, V]) AppendView(b []byte, viewer int) ([]byte, error) {
 	return append(b, j...), nil
 }
 
+// Bot hands the bot the seat's view as View builds it: a fresh value that
+// shares no memory with the state (the conformance suite checks it), so
+// the bot may even change it. It holds what the view's JSON holds, no
+// more: every field of a view type is written by JSON (checked too).
 func (x state[S, V]) Bot(level string, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
+	return x.r.Bot(level, x.r.View(x.s, seat), seat, rng)
+}
+
+// BotViaJSON asks the bot the way State.Bot did before it was handed the
+// view directly: from the seat's view after a JSON round trip, exactly the
+// bytes a person there gets. It is slower (most of a cheap bot's time went
+// on the round trip); the conformance suite (games/gametest) checks that it
+// chooses what State.Bot chooses. st must come from Erase.
+func BotViaJSON(st State, level string, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
+	j, ok := st.(interface {
+		botViaJSON(level string, seat int, rng *rand.Rand) (string, json.RawMessage, error)
+	})
+	if !ok {
+		return "", nil, fmt.Errorf("games: BotViaJSON: %T is not an erased state", st)
+	}
+	return j.botViaJSON(level, seat, rng)
+}
+
+func (x state[S, V]) botViaJSON(level string, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
 	b, err := json.Marshal(x.r.View(x.s, seat))
 	if err != nil {
 		return "", nil, fmt.Errorf("games: marshal view: %w", err)

@@ -190,10 +190,16 @@ type Rules[S any, V any] interface {
 	// already checked Status(s).CanMove(seat) and that the game is not over.
 	Apply(s S, seat int, name string, args json.RawMessage) (S, error)
 	// View is what viewer (a seat, or Spectator) may see. It is built
-	// positively: only fields the viewer may know.
+	// positively: only fields the viewer may know, every one of them
+	// written by JSON (no unexported or `json:"-"` field). It shares no
+	// memory with s: its slices, maps and pointers are fresh, so changing
+	// a view cannot change the state (bots are handed it directly).
 	View(s S, viewer int) V
-	// Bot chooses a move for seat from that seat's view only. rng is for
-	// tie-breaks; it is not the game's RNG.
+	// Bot chooses a move for seat from that seat's view only: v is
+	// View(s, seat) itself, not a JSON copy, and the bot may change it.
+	// It must choose as it would from v after a JSON round trip (the
+	// conformance suite checks it). rng is for tie-breaks; it is not the
+	// game's RNG.
 	Bot(level string, v V, seat int, rng *rand.Rand) (name string, args json.RawMessage, err error)
 }
 

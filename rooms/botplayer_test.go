@@ -44,10 +44,12 @@ type fallbackMetrics struct {
 	fallbacks []string // "game/level/reason"
 }
 
-func (*fallbackMetrics) RoomsLoaded(int)                    {}
-func (*fallbackMetrics) MoveAccepted(string, time.Duration) {}
-func (*fallbackMetrics) MoveRefused(string)                 {}
-func (*fallbackMetrics) MatchCreated(string)                {}
+func (*fallbackMetrics) RoomsLoaded(int)                           {}
+func (*fallbackMetrics) MoveAccepted(string, time.Duration)        {}
+func (*fallbackMetrics) MoveRefused(string)                        {}
+func (*fallbackMetrics) MatchCreated(string)                       {}
+func (*fallbackMetrics) BotDecision(string, string, time.Duration) {}
+func (*fallbackMetrics) BotMove(string, string)                    {}
 func (m *fallbackMetrics) BotFallback(game, level, reason string) {
 	m.mu.Lock()
 	m.fallbacks = append(m.fallbacks, game+"/"+level+"/"+reason)

@@ -33,12 +33,17 @@ type Config struct {
 	// ZeroBotDelay in tests for no pause.
 	BotDelay time.Duration
 	// IdleUnload is how long a room with no viewers and no bot work stays
-	// loaded (default 30 s).
+	// loaded (default 30 s), and how long the bots of a match with no
+	// person seated play on with nobody watching before they stop.
 	IdleUnload time.Duration
 	// InboxSize bounds each room's command queue (default 256).
 	InboxSize int
 	// OpTimeout bounds one store call (default 5 s).
 	OpTimeout time.Duration
+	// MaxRooms caps the rooms loaded in this process: beyond it Create and
+	// PlayAgain refuse with unavailable (default DefaultMaxRooms; negative
+	// for no cap). Connections to existing matches still load theirs.
+	MaxRooms int
 	// Liveness tells which processes sharing the store are running; by
 	// default what the Store's Liveness method returns, when it has one
 	// (the Redis store, but for a cluster).
@@ -51,6 +56,9 @@ type Config struct {
 	Logger  *slog.Logger
 	Metrics Metrics
 }
+
+// DefaultMaxRooms is Config.MaxRooms's default.
+const DefaultMaxRooms = 10000
 
 // ZeroBotDelay makes bots move at once (a zero BotDelay means the default).
 const ZeroBotDelay = time.Duration(-1)
@@ -65,15 +73,23 @@ type Metrics interface {
 	// BotFallback counts a Player level's failed decision, replaced by its
 	// fallback level; reason is one of the Fallback* constants.
 	BotFallback(game, level, reason string)
+	// BotDecision times one decision of a bot at level, from the start of
+	// its thinking to its answer (a failed Player level's try and its
+	// fallback's decision included), whether or not the move is played.
+	BotDecision(game, level string, d time.Duration)
+	// BotMove counts a move a bot at level played (one the room accepted).
+	BotMove(game, level string)
 }
 
 type noMetrics struct{}
 
-func (noMetrics) RoomsLoaded(int)                    {}
-func (noMetrics) MoveAccepted(string, time.Duration) {}
-func (noMetrics) MoveRefused(string)                 {}
-func (noMetrics) MatchCreated(string)                {}
-func (noMetrics) BotFallback(string, string, string) {}
+func (noMetrics) RoomsLoaded(int)                           {}
+func (noMetrics) MoveAccepted(string, time.Duration)        {}
+func (noMetrics) MoveRefused(string)                        {}
+func (noMetrics) MatchCreated(string)                       {}
+func (noMetrics) BotFallback(string, string, string)        {}
+func (noMetrics) BotDecision(string, string, time.Duration) {}
+func (noMetrics) BotMove(string, string)                    {}
 
 // Manager owns the live rooms of this process. Its methods are safe for
 // concurrent use.
@@ -115,6 +131,9 @@ func New(cfg Config) *Manager {
 	}
 	if cfg.OpTimeout == 0 {
 		cfg.OpTimeout = 5 * time.Second
+	}
+	if cfg.MaxRooms == 0 {
+		cfg.MaxRooms = DefaultMaxRooms
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -16,6 +16,8 @@ type Metrics struct {
 	latency *prometheus.HistogramVec
 	errors  *prometheus.CounterVec
 	botFail *prometheus.CounterVec
+	botMove *prometheus.CounterVec
+	botTime *prometheus.HistogramVec
 }
 
 // NewMetrics registers Chaguan's collectors (and the Go runtime's) on reg.
@@ -37,8 +39,14 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 		botFail: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "chaguan_bot_fallbacks_total", Help: "Bot decisions of an I/O bot level (GNU Go, LLM) replaced by its fallback level, by reason."},
 			[]string{"game", "level", "reason"}),
+		botMove: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "chaguan_bot_moves_total", Help: "Moves bots played, by game and bot level."},
+			[]string{"game", "level"}),
+		botTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "chaguan_bot_decision_seconds", Help: "How long a bot thought over one decision, by game and bot level (an I/O level's fallback included).",
+			Buckets: []float64{.00001, .00003, .0001, .0003, .001, .003, .01, .03, .1, .3, 1, 3, 10}}, []string{"game", "level"}),
 	}
-	reg.MustRegister(m.conns, m.rooms, m.matches, m.moves, m.latency, m.errors, m.botFail,
+	reg.MustRegister(m.conns, m.rooms, m.matches, m.moves, m.latency, m.errors, m.botFail, m.botMove, m.botTime,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
@@ -62,6 +70,14 @@ func (m *Metrics) MatchCreated(game string) { m.matches.WithLabelValues(game).In
 func (m *Metrics) BotFallback(game, level, reason string) {
 	m.botFail.WithLabelValues(game, level, reason).Inc()
 }
+
+// BotDecision implements rooms.Metrics.
+func (m *Metrics) BotDecision(game, level string, d time.Duration) {
+	m.botTime.WithLabelValues(game, level).Observe(d.Seconds())
+}
+
+// BotMove implements rooms.Metrics.
+func (m *Metrics) BotMove(game, level string) { m.botMove.WithLabelValues(game, level).Inc() }
 
 // Instruments is a fresh registry with Chaguan's metrics on it.
 type Instruments struct {

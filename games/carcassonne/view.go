@@ -61,16 +61,17 @@ type MeepleView struct {
 // round of five seats with its scores, and a log panel's worth.
 const ViewEvents = 60
 
-// View builds the view; it is the same for every viewer.
+// View builds the view; it is the same for every viewer. It shares no
+// memory with the state or the tile tables: bots are handed it directly.
 func (Rules) View(s State, viewer int) View {
 	v := View{
 		NumPlayers: s.Seats, Phase: s.Phase, Current: s.Current, Turn: s.Turn, Tile: s.Tile,
 		TilesLeft: len(s.Secret.Deck), Board: make([]PlacedView, len(s.Tiles)), Meeples: make([]MeepleView, len(s.Meeples)),
 		Scores: slices.Clone(s.Scores), MeeplesLeft: slices.Clone(s.MeeplesLeft),
 		Placements: []Placement{}, MeepleOptions: []MeepleOption{},
-		Unseen: map[string]int{}, Removed: slices.Clone(s.Removed), Final: s.Final,
+		Unseen: map[string]int{}, Removed: slices.Clone(s.Removed), Final: cloneFinal(s.Final),
 	}
-	v.Events = slices.Clone(s.Events[max(0, len(s.Events)-ViewEvents):])
+	v.Events = cloneEvents(s.Events[max(0, len(s.Events)-ViewEvents):])
 	for i := range v.Events {
 		v.Events[i].Text = v.Events[i].text(s.Tiles)
 	}
@@ -94,11 +95,41 @@ func (Rules) View(s State, viewer int) View {
 		v.Placements = s.board().placements(s.Tile)
 	case PhaseMeeple:
 		if o := s.meepleOptions(); o != nil {
-			v.MeepleOptions = o
+			v.MeepleOptions = cloneOptions(o)
 		}
 	}
 	v.Unseen = unseen(s.Tiles, s.Removed, s.Tile)
 	return v
+}
+
+// cloneEvents copies events with their slices (nil stays nil).
+func cloneEvents(events []Event) []Event {
+	out := slices.Clone(events)
+	for i, e := range out {
+		out[i].Seats, out[i].Meeples, out[i].Cells = slices.Clone(e.Seats), slices.Clone(e.Meeples), slices.Clone(e.Cells)
+	}
+	return out
+}
+
+// cloneFinal copies the end scoring, nil for none.
+func cloneFinal(f *Final) *Final {
+	if f == nil {
+		return nil
+	}
+	return &Final{
+		Scores: slices.Clone(f.Scores), Winners: slices.Clone(f.Winners),
+		Breakdown: cloneEvents(f.Breakdown), ByKind: slices.Clone(f.ByKind),
+	}
+}
+
+// cloneOptions copies meeple options: their half-edges are the tile
+// table's own.
+func cloneOptions(opts []MeepleOption) []MeepleOption {
+	out := slices.Clone(opts)
+	for i := range out {
+		out[i].Halves = slices.Clone(out[i].Halves)
+	}
+	return out
 }
 
 // unseen counts the tiles not yet drawn: the box less the board, the

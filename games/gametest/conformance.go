@@ -1,8 +1,10 @@
 // Package gametest is the conformance suite every game runs: random bot
 // playouts that check the contract of games.Rules (no panic, input never
 // mutated, state round-trips through JSON, deterministic replay, the game
-// ends or hits a cap, bad input is refused without change, and no view
-// shows a secret or another seat's private entry).
+// ends or hits a cap, bad input is refused without change, no view shows a
+// secret or another seat's private entry, a view shares no memory with the
+// state and JSON writes all of it, and a bot handed the view directly
+// chooses what it chooses from the view's JSON).
 package gametest
 
 import (
@@ -11,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/chaguan/chaguan/games"
@@ -73,6 +76,9 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 		t.Fatalf("setup(%d, seed %d): %v", n, seed, err)
 	}
 	botRNG := rand.New(rand.NewPCG(seed, 7))
+	if err := checkViewType(reflect.TypeOf(st.View(games.Spectator))); err != nil {
+		t.Fatal(err)
+	}
 	var steps []step
 	ended := false
 	for len(steps) < o.MaxMoves {
@@ -86,6 +92,11 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 		movers := status.Movers(n)
 		if len(movers) == 0 {
 			t.Fatalf("seed %d: nobody may move but the game is not over", seed)
+		}
+		for _, m := range movers {
+			if err := CheckBotDirect(st, o.Level, m, seed<<16+uint64(len(steps))); err != nil {
+				t.Fatalf("seed %d move %d: %v", seed, len(steps), err)
+			}
 		}
 		seat := movers[botRNG.IntN(len(movers))]
 		checkRefusals(t, st, seat, g.Info().Moves)
@@ -168,6 +179,7 @@ func checkRefusals(t *testing.T, st games.State, seat int, moves []games.MoveSpe
 
 func checkViews(t *testing.T, st games.State, n int, secretWords []string, public bool) {
 	words := append([]string{"secret"}, secretWords...)
+	state := mustJSON(t, st)
 	var first []byte
 	for viewer := games.Spectator; viewer < n; viewer++ {
 		b, err := json.Marshal(st.View(viewer))
@@ -180,11 +192,17 @@ func checkViews(t *testing.T, st games.State, n int, secretWords []string, publi
 		if err := CheckAppendView(st, viewer); err != nil {
 			t.Fatal(err)
 		}
+		if err := viewIsolated(st, viewer, b); err != nil {
+			t.Fatal(err)
+		}
 		if first == nil {
 			first = b
 		} else if public && !bytes.Equal(b, first) {
 			t.Fatalf("Info.PublicView is set, but seat %d's view differs from the spectator's:\n%s\n%s", viewer, b, first)
 		}
+	}
+	if after := mustJSON(t, st); !bytes.Equal(state, after) {
+		t.Fatalf("changing the views changed the state: %s", firstDiff(state, after))
 	}
 }
 

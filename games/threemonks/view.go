@@ -1,6 +1,10 @@
 package threemonks
 
-import "github.com/chaguan/chaguan/games"
+import (
+	"slices"
+
+	"github.com/chaguan/chaguan/games"
+)
 
 // View is what one seat or a spectator sees. It is built field by field
 // from the state: this round's chosen cards appear only in the chooser's
@@ -54,13 +58,14 @@ type HandCard struct {
 	Locked bool `json:"locked"`
 }
 
-// View builds viewer's view (a seat, or games.Spectator).
+// View builds viewer's view (a seat, or games.Spectator). It shares no
+// memory with s: bots are handed it directly.
 func (r Rules) View(s State, viewer int) View {
 	v := View{
 		NumPlayers: s.N, Round: s.Round, Phase: r.Status(s).Phase,
 		Monks: make([]Monk, s.N), Holder: s.Holder, Centre: s.Centre, Supply: s.Taken,
 		Chosen: []string{}, Revealed: cloneCards(s.Revealed), LastCards: append([]Card{}, s.Last...),
-		Events: append([]Event{}, s.Events...), LastEvents: append([]Event{}, s.LastEvents...),
+		Events: cloneEvents(s.Events), LastEvents: cloneEvents(s.LastEvents),
 		Winner: s.Winner, Draw: s.Draw,
 	}
 	for i := range v.Monks {
@@ -84,4 +89,15 @@ func (r Rules) View(s State, viewer int) View {
 		v.Players = map[string]Private{games.PlayerID(viewer): own}
 	}
 	return v
+}
+
+// cloneEvents copies events with their slices, never nil (the view's JSON
+// has [] for none).
+func cloneEvents(events []Event) []Event {
+	out := make([]Event, len(events))
+	for i, e := range events {
+		e.Seats, e.Cards = slices.Clone(e.Seats), cloneCards(e.Cards)
+		out[i] = e
+	}
+	return out
 }

@@ -1,0 +1,18 @@
+//go:build unix
+
+package gametest
+
+import (
+	"syscall"
+	"time"
+)
+
+// processCPU is the CPU time this process has used so far (all threads,
+// the garbage collector's included).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
