@@ -60,7 +60,13 @@ const (
 	FallbackTimeout = "timeout" // no answer before the deadline
 	FallbackPanic   = "panic"   // the Player panicked
 	FallbackIllegal = "illegal" // the answer is not a legal move now
+	FallbackBusy    = "busy"    // the Player had no capacity before the deadline (ErrPlayerBusy)
 )
+
+// ErrPlayerBusy is wrapped by a Player's error when it could not even
+// start on the decision in time (all its connections to a shared endpoint
+// were taken); the fallback is counted with the reason FallbackBusy.
+var ErrPlayerBusy = errors.New("bot player busy")
 
 // normalPlayers checks cfg.Players against the games and fills defaults:
 // a level of an unknown game, or one that repeats a built-in level's name,
@@ -167,6 +173,8 @@ func (j botJob) ask() (name string, args json.RawMessage, reason string, err err
 	switch {
 	case a.panic:
 		return "", nil, FallbackPanic, a.err
+	case errors.Is(a.err, ErrPlayerBusy):
+		return "", nil, FallbackBusy, a.err
 	case a.err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", nil, FallbackTimeout, a.err
 	case a.err != nil:
@@ -176,6 +184,11 @@ func (j botJob) ask() (name string, args json.RawMessage, reason string, err err
 		return "", nil, FallbackIllegal, fmt.Errorf("%s %s: %w", a.name, a.args, err)
 	}
 	return a.name, a.args, "", nil
+}
+
+// timeDecision records the time since start as the job's decision time.
+func (j botJob) timeDecision(start time.Time) {
+	j.metrics.BotDecision(j.game, j.level, time.Since(start))
 }
 
 // fallBack records why the Player failed; the caller then plays the

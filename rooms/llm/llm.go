@@ -80,6 +80,10 @@ type Endpoint struct {
 	// endpoint that needs none. The key itself is never a flag value.
 	KeyEnv  string
 	Timeout time.Duration // one decision; default DefaultTimeout
+	// Max bounds the requests in flight to the endpoint at once, across
+	// all rooms (default DefaultMax); a decision that finds them all taken
+	// waits for one until its deadline, then fails with ErrBusy.
+	Max int
 }
 
 // Level is the bot level of the endpoint named name: "llm" for "" or
@@ -94,9 +98,10 @@ func Level(name string) string {
 // Player is one endpoint as a rooms.Player for Carcassonne. Its methods are
 // safe for concurrent use: each call is one independent HTTP request.
 type Player struct {
-	ep   Endpoint
-	key  Key
-	chat openai.ChatCompletionService
+	ep    Endpoint
+	key   Key
+	chat  openai.ChatCompletionService
+	slots *slots // Endpoint.Max request slots, shared by every room
 }
 
 var _ rooms.Player = (*Player)(nil)
@@ -120,6 +125,9 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	if ep.Timeout <= 0 {
 		ep.Timeout = DefaultTimeout
 	}
+	if ep.Max <= 0 {
+		ep.Max = DefaultMax
+	}
 	if client == nil {
 		client = &http.Client{}
 	}
@@ -136,7 +144,7 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	// NewChatCompletionService, not openai.NewClient: the client would
 	// read OPENAI_API_KEY, OPENAI_BASE_URL and the like from the process's
 	// environment, and only the operator's Endpoint may configure this.
-	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...)}, nil
+	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max)}, nil
 }
 
 // Endpoint returns the Player's endpoint (its key is not in it).
@@ -153,8 +161,8 @@ func (p *Player) PlayerLevel() rooms.PlayerLevel {
 
 // Move implements rooms.Player for "carcassonne": one chat completion
 // choosing among the view's numbered options. It returns an error wrapping
-// ErrView when seat has nothing to decide, ErrEndpoint when the request
-// fails, ErrMalformed or ErrNoOption for a bad answer, or ctx's error. No
+// ErrView when seat has nothing to decide, ErrBusy when no request slot
+// freed up in time, ErrEndpoint when the request fails, ErrMalformed or ErrNoOption for a bad answer, or ctx's error. No
 // error carries the key.
 func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
 	if req.Game != Game {
@@ -180,7 +188,7 @@ func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, jso
 }
 
 // Check sends a tiny prompt and reports how long the answer took; the
-// error (wrapping ErrEndpoint or ctx's) carries no key. It is what POST
+// error (wrapping ErrEndpoint, ErrBusy or ctx's) carries no key. It is what POST
 // /llm/test runs.
 func (p *Player) Check(ctx context.Context) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.ep.Timeout)
@@ -190,9 +198,13 @@ func (p *Player) Check(ctx context.Context) (time.Duration, error) {
 	return time.Since(t0), err
 }
 
-// complete sends one system and one user message and returns the first
-// choice's text.
+// complete sends one system and one user message, once one of the
+// endpoint's request slots is free, and returns the first choice's text.
 func (p *Player) complete(ctx context.Context, system, user string) (string, error) {
+	if err := p.slots.acquire(ctx); err != nil {
+		return "", err
+	}
+	defer p.slots.release()
 	resp, err := p.chat.New(ctx, openai.ChatCompletionNewParams{
 		Model: p.ep.Model,
 		Messages: []openai.ChatCompletionMessageParamUnion{

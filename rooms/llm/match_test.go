@@ -47,24 +47,8 @@ func TestThroughRooms(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, c.answer)
-			p := f.player(t, c.timeout)
-			mem := memstore.New(memstore.Options{})
-			t.Cleanup(func() { _ = mem.Close() })
-			metrics, log := &roomtest.Fallbacks{}, &roomtest.Buffer{}
-			m := rooms.New(rooms.Config{
-				Store: mem, Games: games.NewRegistry(carcassonne.Game), BotDelay: rooms.ZeroBotDelay,
-				Logger: slog.New(slog.NewTextHandler(log, nil)), Metrics: metrics,
-				Players: map[string]map[string]rooms.PlayerLevel{"carcassonne": {p.Level(): p.PlayerLevel()}},
-			})
-			t.Cleanup(m.Close)
-			if got := m.BotLevels(carcassonne.Rules{}.Info()); !slices.Contains(got, "llm-test") {
-				t.Fatalf("bot levels %v lack llm-test", got)
-			}
-			ctx := context.Background()
-			id, err := m.Create(ctx, "carcassonne", rooms.CreateParams{NumPlayers: 2, Bots: map[string]string{"0": "llm-test", "1": "normal"}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := newRoom(t, f.player(t, c.timeout))
+			mem, metrics, log, id := r.store, r.metrics, r.log, r.id
 			const turns = 6
 			rec, v := await(t, mem, id, 30*time.Second, func(v carcassonne.View) bool { return v.Turn > turns || v.Phase == carcassonne.PhaseOver })
 			fb := metrics.List()
@@ -99,6 +83,38 @@ func TestThroughRooms(t *testing.T) {
 			}
 		})
 	}
+}
+
+// llmRoom is a match of the level "llm-test" (seat 0) against the
+// built-in normal bot (seat 1) in a rooms.Manager on the memory store.
+type llmRoom struct {
+	store   *memstore.Store
+	metrics *roomtest.Fallbacks
+	log     *roomtest.Buffer
+	id      string
+}
+
+// newRoom starts a manager with p as a Carcassonne bot level and creates
+// the match, whose bots start playing at once.
+func newRoom(t *testing.T, p *Player) llmRoom {
+	t.Helper()
+	r := llmRoom{store: memstore.New(memstore.Options{}), metrics: &roomtest.Fallbacks{}, log: &roomtest.Buffer{}}
+	t.Cleanup(func() { _ = r.store.Close() })
+	m := rooms.New(rooms.Config{
+		Store: r.store, Games: games.NewRegistry(carcassonne.Game), BotDelay: rooms.ZeroBotDelay,
+		Logger: slog.New(slog.NewTextHandler(r.log, nil)), Metrics: r.metrics,
+		Players: map[string]map[string]rooms.PlayerLevel{"carcassonne": {p.Level(): p.PlayerLevel()}},
+	})
+	t.Cleanup(m.Close)
+	if got := m.BotLevels(carcassonne.Rules{}.Info()); !slices.Contains(got, "llm-test") {
+		t.Fatalf("bot levels %v lack llm-test", got)
+	}
+	id, err := m.Create(context.Background(), "carcassonne", rooms.CreateParams{NumPlayers: 2, Bots: map[string]string{"0": "llm-test", "1": "normal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.id = id
+	return r
 }
 
 // await polls the stored match until done accepts its view.

@@ -100,6 +100,10 @@ func TestParseSpec(t *testing.T) {
 		{"x=http://h/v1,model=m,key_env=sk-secret-key", Endpoint{}, "name an environment variable"},
 		{"x=http://h/v1,model=m,sk-secret", Endpoint{}, "unknown setting"},
 		{"x=http://h/v1,model=m,timeout=soon", Endpoint{}, "bad timeout"},
+		{"x=http://h/v1,model=m,max=2", Endpoint{Name: "x", BaseURL: "http://h/v1", Model: "m", Max: 2}, ""},
+		{"x=http://h/v1,model=m,max=0", Endpoint{}, "max must be"},
+		{"x=http://h/v1,model=m,max=many", Endpoint{}, "max must be"},
+		{"x=http://h/v1,model=m,max=100000", Endpoint{}, "max must be"},
 	} {
 		got, err := ParseSpec(c.spec)
 		switch {
@@ -126,6 +130,15 @@ func TestFromEnv(t *testing.T) {
 	if _, ok, err := FromEnv(func(string) string { return "" }); ok || err != nil {
 		t.Errorf("empty environment: %v, %v", ok, err)
 	}
+	env["LLM_MAX"] = "9"
+	if ep, _, err := FromEnv(func(k string) string { return env[k] }); err != nil || ep.Max != 9 {
+		t.Errorf("LLM_MAX=9: max %d, %v", ep.Max, err)
+	}
+	env["LLM_MAX"] = "-1"
+	if _, _, err := FromEnv(func(k string) string { return env[k] }); err == nil {
+		t.Error("LLM_MAX=-1 accepted")
+	}
+	delete(env, "LLM_MAX")
 	delete(env, "LLM_MODEL")
 	if _, ok, err := FromEnv(func(k string) string { return env[k] }); !ok || err == nil {
 		t.Errorf("no model: %v, %v; want an error", ok, err)

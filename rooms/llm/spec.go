@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,17 +16,18 @@ var (
 
 // ParseSpec reads one -llm flag value:
 //
-//	NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=DURATION]
+//	NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=DURATION][,max=N]
 //
 // e.g. "deepseek=https://api.deepseek.com/v1,model=deepseek-chat,key_env=DEEPSEEK_API_KEY".
 // NAME is 1-32 of a-z, 0-9, '_' and '-' (its level is Level(NAME)); VAR
-// is the name of an environment variable, never the key itself. Errors
+// is the name of an environment variable, never the key itself; N bounds
+// the requests in flight to the endpoint (1..MaxMax, default DefaultMax). Errors
 // quote no value but the name, so a key pasted by mistake is not echoed.
 func ParseSpec(spec string) (Endpoint, error) {
 	parts := strings.Split(spec, ",")
 	name, base, ok := strings.Cut(parts[0], "=")
 	if !ok || !nameRE.MatchString(name) {
-		return Endpoint{}, fmt.Errorf("-llm: want NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=D] with NAME of a-z, 0-9, _ and -")
+		return Endpoint{}, fmt.Errorf("-llm: want NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=D][,max=N] with NAME of a-z, 0-9, _ and -")
 	}
 	ep := Endpoint{Name: name, BaseURL: base}
 	for _, kv := range parts[1:] {
@@ -44,8 +46,14 @@ func ParseSpec(spec string) (Endpoint, error) {
 				return Endpoint{}, fmt.Errorf("-llm %s: bad timeout (want e.g. 20s)", name)
 			}
 			ep.Timeout = d
+		case "max":
+			n, err := parseMax(v)
+			if err != nil {
+				return Endpoint{}, fmt.Errorf("-llm %s: %w", name, err)
+			}
+			ep.Max = n
 		default:
-			return Endpoint{}, fmt.Errorf("-llm %s: unknown setting (want model=, key_env=, timeout=)", name)
+			return Endpoint{}, fmt.Errorf("-llm %s: unknown setting (want model=, key_env=, timeout=, max=)", name)
 		}
 	}
 	if err := ep.validate(); err != nil {
@@ -55,8 +63,9 @@ func ParseSpec(spec string) (Endpoint, error) {
 }
 
 // FromEnv returns the endpoint of the level "llm" configured by the
-// environment: LLM_BASE_URL and LLM_MODEL, the key in LLM_API_KEY. ok is
-// false when LLM_BASE_URL is unset.
+// environment: LLM_BASE_URL and LLM_MODEL, the key in LLM_API_KEY, and
+// optionally LLM_TIMEOUT and LLM_MAX. ok is false when LLM_BASE_URL is
+// unset.
 func FromEnv(getenv func(string) string) (ep Endpoint, ok bool, err error) {
 	base := getenv("LLM_BASE_URL")
 	if base == "" {
@@ -69,6 +78,13 @@ func FromEnv(getenv func(string) string) (ep Endpoint, ok bool, err error) {
 			return Endpoint{}, true, fmt.Errorf("LLM_TIMEOUT: want a duration such as 20s")
 		}
 		ep.Timeout = d
+	}
+	if m := getenv("LLM_MAX"); m != "" {
+		n, err := parseMax(m)
+		if err != nil {
+			return Endpoint{}, true, fmt.Errorf("LLM_MAX: %w", err)
+		}
+		ep.Max = n
 	}
 	if err := ep.validate(); err != nil {
 		return Endpoint{}, true, err
@@ -89,4 +105,13 @@ func (ep Endpoint) validate() error {
 		return fmt.Errorf("llm endpoint %s: model= is required", ep.Name)
 	}
 	return nil
+}
+
+// parseMax reads a request-slot count: an integer from 1 to MaxMax.
+func parseMax(v string) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxMax {
+		return 0, fmt.Errorf("max must be a whole number from 1 to %d", MaxMax)
+	}
+	return n, nil
 }

@@ -1,10 +1,13 @@
 // The Carcassonne plugin's side panel: status, the drawn tile with Rotate
 // and Place, the meeple choices with Skip, the players (score, meeples
-// left), tiles left, the final scoring per feature, and the log.
+// left; an LLM bot's badge, and "thinking…" while it decides), tiles left,
+// the final scoring per feature (each seat's number always shown), and
+// the log.
 
 import { h } from "/assets/js/dom.js";
 import { DEFS, tileSVG, meepleSVG, SEAT_COLOURS } from "./carcassonne_tiles.js";
 import { nameText } from "./carcassonne_text.js";
+import { isLLM, botBadges, thinkingMark } from "/assets/js/botname.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const svgOf = (cls, vb, inner) => {
@@ -44,6 +47,8 @@ export function createSide(api, on) {
     const p = st && st.players && st.players[i];
     return (p && p.name) || t("carcassonne.player", { n: i });
   });
+  // A bot's pill: "bot", or an LLM bot's "LLM · NAME".
+  const botPill = (p) => (isLLM(p) ? botBadges(p, false) : p && p.isBot ? h("span", { class: "pill" }, t("room.bot")) : null);
   const evText = (e, nm) => nameText((e.text && (e.text[api.lang()] || e.text.en)) || e.kind, nm);
 
   return {
@@ -53,24 +58,12 @@ export function createSide(api, on) {
       const n = g ? g.numPlayers || 2 : 2;
       const nm = names(st, n);
       const seated = api.you !== null && api.you !== "";
-      // Status.
-      let text = t("carcassonne.waiting"), cls = "";
-      if (g && s.over) {
-        const f = g.final || {};
-        const win = f.winners || [];
-        const pts = f.scores && win.length ? f.scores[win[0]] : "";
-        text = win.length > 1 ? t("carcassonne.tie", { names: win.map((w) => nm[w]).join(", "), points: pts }) : win.length ? t("carcassonne.wins", { name: nm[win[0]], points: pts }) : t("carcassonne.over");
-        if (seated && win.length) text += " " + t(win.map(String).includes(String(api.you)) ? "carcassonne.youWin" : "carcassonne.youLose");
-        cls = "over";
-      } else if (g && s.started) {
-        const cur = nm[g.current];
-        const p = st.players && st.players[g.current];
-        if (s.myTile) { text = t("carcassonne.yourTile"); cls = "mine"; }
-        else if (s.myMeeple) { text = t("carcassonne.yourMeeple"); cls = "mine"; }
-        else if (p && p.isBot && g.phase === "tile") text = t("carcassonne.thinking", { name: cur });
-        else text = t(g.phase === "meeple" ? "carcassonne.theirMeeple" : "carcassonne.theirTile", { name: cur });
-      }
-      statusEl.textContent = text;
+      // Status. An LLM seat on turn is thinking until its move arrives
+      // (in either step: it decides the meeple too).
+      const thinker = g && s.started && !s.over && st.players && isLLM(st.players[g.current]) ? Number(g.current) : -1;
+      const { text, cls } = statusOf(t, s, nm, seated ? String(api.you) : null, thinker >= 0);
+      statusEl.replaceChildren(thinker >= 0 ? thinkingMark() : text);
+      if (thinker >= 0) statusEl.firstChild.prepend(text);
       statusEl.className = "status-bar cc-status" + (cls ? " " + cls : "");
 
       // The drawn tile.
@@ -125,9 +118,11 @@ export function createSide(api, on) {
             h("span", { class: "cc-dot" }),
             h("span", { class: "cc-pname" }, name),
             String(api.you) === String(i) ? h("span", { class: "pill jade" }, t("common.you")) : null,
-            p && p.isBot ? h("span", { class: "pill" }, t("room.bot")) : null,
+            botPill(p),
             h("b", { class: "cc-score", "data-score": String(i), title: t("carcassonne.scores") }, String(g.scores ? g.scores[i] : 0))),
-          h("div", { class: "cc-meeples", title: `${t("carcassonne.meeplesLeft")}: ${left}`, "data-left": String(left) }, icons));
+          h("div", { class: "cc-pline2" },
+            h("div", { class: "cc-meeples", title: `${t("carcassonne.meeplesLeft")}: ${left}`, "data-left": String(left) }, icons),
+            thinker === i ? thinkingMark("cc-think") : null));
       }) : []));
 
       // Tiles left, turn.
@@ -144,8 +139,10 @@ export function createSide(api, on) {
         // One column per seat, one row per kind of feature: fits 5 seats.
         const kinds = t("carcassonne.kinds").split(",");
         const won = (i) => ((f.winners || []).includes(i) ? "won" : "");
-        const head = h("tr", null, h("th"), nm.map((name, i) => h("th", { class: won(i), title: name },
-          h("span", { class: "cc-dot", style: `--seat:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }), h("span", { class: "cc-short" }, name))));
+        // The name may be cut short; the seat number never is.
+        const head = h("tr", null, h("th"), nm.map((name, i) => h("th", { class: won(i), title: name, "data-final-seat": String(i) },
+          h("span", { class: "cc-dot", style: `--seat:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
+          h("span", { class: "cc-short" }, name), h("span", { class: "cc-seatno" }, "#" + (i + 1)))));
         const row = (label, val, cls) => h("tr", { class: cls || "" }, h("th", null, label), nm.map((_, i) => h("td", { class: won(i) + (cls ? " " + cls : ""), "data-final": cls ? String(i) : null }, String(val(i)))));
         const bk = (i) => (f.byKind && f.byKind[i]) || [0, 0, 0, 0];
         const total = (i) => (f.scores ? f.scores[i] : 0);
@@ -171,4 +168,30 @@ export function createSide(api, on) {
       }, e.kind === "score" ? h("b", { class: "cc-pts" }, "+" + e.points) : null, evText(e, nm))));
     },
   };
+}
+
+/**
+ * statusOf is what the status line says, and its class: the result when
+ * over, whose turn it is in play ("thinking" for an LLM seat, the status
+ * then ends in the animated word). nm: the seats' names; you: the
+ * viewer's seat or null.
+ */
+function statusOf(t, s, nm, you, llm) {
+  const { g, state: st } = s;
+  if (g && s.over) {
+    const f = g.final || {};
+    const win = f.winners || [];
+    const pts = f.scores && win.length ? f.scores[win[0]] : "";
+    let text = win.length > 1 ? t("carcassonne.tie", { names: win.map((w) => nm[w]).join(", "), points: pts }) : win.length ? t("carcassonne.wins", { name: nm[win[0]], points: pts }) : t("carcassonne.over");
+    if (you !== null && win.length) text += " " + t(win.map(String).includes(you) ? "carcassonne.youWin" : "carcassonne.youLose");
+    return { text, cls: "over" };
+  }
+  if (!g || !s.started) return { text: t("carcassonne.waiting"), cls: "" };
+  const cur = nm[g.current];
+  const p = st.players && st.players[g.current];
+  if (llm) return { text: t("carcassonne.llmThinking", { name: cur }), cls: "thinking" };
+  if (s.myTile) return { text: t("carcassonne.yourTile"), cls: "mine" };
+  if (s.myMeeple) return { text: t("carcassonne.yourMeeple"), cls: "mine" };
+  if (p && p.isBot && g.phase === "tile") return { text: t("carcassonne.thinking", { name: cur }), cls: "" };
+  return { text: t(g.phase === "meeple" ? "carcassonne.theirMeeple" : "carcassonne.theirTile", { name: cur }), cls: "" };
 }
