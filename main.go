@@ -12,6 +12,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -34,20 +35,24 @@ import (
 )
 
 type config struct {
-	addr     string
-	redisURL string
-	origins  string
-	pprof    bool
-	logLevel string
-	grace    time.Duration
-	botDelay time.Duration
-	ttl      time.Duration
-	wsRate   float64
-	wsBurst  int
-	gnugo    string // GNU Go's binary, "" to look for it, "off"
-	gnugoLvl int
-	gc       gcSettings // what main set up (setUpGC): run the tuner, the limit set
-	llm      specList   // -llm values, parsed by llmPlayers
+	addr       string
+	redisURL   string
+	origins    string
+	pprof      bool
+	logLevel   string
+	grace      time.Duration
+	botDelay   time.Duration
+	ttl        time.Duration
+	wsRate     float64
+	wsBurst    int
+	maxRooms   int     // live rooms per process; beyond it create answers 503
+	lobbyRate  float64 // creates and joins per second per client address
+	lobbyBurst int
+	gnugo      string // GNU Go's binary, "" to look for it, "off"
+	gnugoLvl   int
+	http       httpTimeouts
+	gc         gcSettings // what main set up (setUpGC): run the tuner, the limit set
+	llm        specList   // -llm values, parsed by llmPlayers
 }
 
 // specList collects a repeated flag's values. Set never fails: a value is
@@ -84,9 +89,12 @@ func main() {
 	flag.DurationVar(&c.ttl, "ttl", rooms.DefaultTTL, "how long a match is kept after its last change")
 	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
+	flag.IntVar(&c.maxRooms, "max-rooms", rooms.DefaultMaxRooms, "live matches this process keeps loaded at most; beyond it create answers 503 unavailable")
+	flag.Float64Var(&c.lobbyRate, "lobby-rate", 2, "creates and joins per second each client address may make (0 for no limit)")
+	flag.IntVar(&c.lobbyBurst, "lobby-burst", 20, "burst of creates and joins each client address may make at once")
 	flag.StringVar(&c.gnugo, "gnugo", os.Getenv("GNUGO"), "GNU Go binary for weiqi's bot level gnugo; empty looks for gnugo on $PATH and in /usr/games, off disables it (env GNUGO)")
 	flag.IntVar(&c.gnugoLvl, "gnugo-level", gnugo.DefaultLevel, "GNU Go's strength, --level 1 to 10")
-	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s]; the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
+	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s][,max=4] (max: requests in flight at once); the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
 	flag.Parse()
 	c.gc = setUpGC()
 	if err := run(c); err != nil {
@@ -129,7 +137,7 @@ func run(c config) error {
 	}
 	mgr := rooms.New(rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
-		Players: players, Logger: log, Metrics: inst.Metrics,
+		Players: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms,
 	})
 	var origins []string
 	for _, o := range strings.Split(c.origins, ",") {
@@ -140,10 +148,11 @@ func run(c config) error {
 	h := server.New(server.Config{
 		Rooms: mgr, Assets: web.Assets(), AllowedOrigins: origins, Logger: log,
 		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof,
-		WS:      server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst},
-		LLMTest: server.LLMTestConfig{Endpoints: llmChecks, Token: os.Getenv("CHAGUAN_OPERATOR_TOKEN")},
+		WS:       server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst},
+		Throttle: lobbyThrottle(c),
+		LLMTest:  server.LLMTestConfig{Endpoints: llmChecks, Token: os.Getenv("CHAGUAN_OPERATOR_TOKEN")},
 	})
-	srv := &http.Server{Addr: c.addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := newHTTPServer(c, h)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	log.Info("chaguan serving", "addr", c.addr, "store", desc, "url", "http://localhost"+portOf(c.addr))
@@ -174,6 +183,47 @@ func run(c config) error {
 	mgr.Close()
 	log.Info("bye")
 	return nil
+}
+
+// lobbyThrottle is the per-client limit of creates and joins; -lobby-rate
+// 0 turns it off.
+func lobbyThrottle(c config) server.Throttle {
+	if c.lobbyRate <= 0 {
+		return server.Throttle{Rate: -1}
+	}
+	return server.Throttle{Rate: c.lobbyRate, Burst: c.lobbyBurst}
+}
+
+// httpTimeouts bound each HTTP connection's phases; zero values take the
+// defaults (withDefaults).
+type httpTimeouts struct {
+	readHeader time.Duration // the request line and headers
+	read       time.Duration // the whole request, body included
+	write      time.Duration // from the end of the headers to the end of the response
+	idle       time.Duration // a keep-alive connection between requests
+}
+
+// withDefaults fills the zero timeouts. Lobby bodies are at most 64 KiB,
+// so reads are short; writes leave room for the slowest responses (a
+// 30 s CPU profile, POST /llm/test). A WebSocket is hijacked, so these
+// never end one: gorilla clears the deadlines at the upgrade and sets its
+// own (server.WSConfig).
+func (t httpTimeouts) withDefaults() httpTimeouts {
+	t.readHeader = cmp.Or(t.readHeader, 10*time.Second)
+	t.read = cmp.Or(t.read, 30*time.Second)
+	t.write = cmp.Or(t.write, 60*time.Second)
+	t.idle = cmp.Or(t.idle, 120*time.Second)
+	return t
+}
+
+// newHTTPServer is the listener's http.Server for h, with c's timeouts, so
+// a slow or idle client cannot hold a connection open.
+func newHTTPServer(c config, h http.Handler) *http.Server {
+	t := c.http.withDefaults()
+	return &http.Server{
+		Addr: c.addr, Handler: h,
+		ReadHeaderTimeout: t.readHeader, ReadTimeout: t.read, WriteTimeout: t.write, IdleTimeout: t.idle,
+	}
 }
 
 // gnugoTimeout bounds one GNU Go decision; at level 10 on 19x19 it takes a
@@ -249,7 +299,7 @@ func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[str
 		levels[p.Level()] = pl
 		checks[p.Level()], checks[ep.Name] = p, p
 		log.Info("carcassonne bot level on", "level", p.Level(), "base_url", ep.BaseURL, "model", ep.Model,
-			"key_env", ep.KeyEnv, "key_set", key != "", "timeout", pl.Timeout, "fallback", pl.Fallback)
+			"key_env", ep.KeyEnv, "key_set", key != "", "timeout", pl.Timeout, "max", p.Endpoint().Max, "fallback", pl.Fallback)
 	}
 	return levels, checks, nil
 }

@@ -16,6 +16,10 @@ type Match struct {
 	Started   bool            `json:"started"`
 	// NextMatchID is set once someone asked to play again.
 	NextMatchID string `json:"nextMatchID,omitempty"`
+	// ToMove lists the seats whose move it is, in seat order (an
+	// extension, on GET /games/{name}/{id} only: a list leaves it out, so
+	// listing stays cheap). Empty before the start and after the end.
+	ToMove []string `json:"toMove,omitempty"`
 }
 
 // MatchList is the body of GET /games/{name}.
@@ -33,6 +37,8 @@ type CreateRequest struct {
 	// their turn before the bot covers, and the bot's pause in ms.
 	GraceSeconds *int `json:"graceSeconds,omitempty"`
 	BotDelayMs   *int `json:"botDelayMs,omitempty"`
+	// Clock is an optional turn clock (an extension; see ClockRequest).
+	Clock *ClockRequest `json:"clock,omitempty"`
 }
 
 // CreateResponse is the body of a successful create.

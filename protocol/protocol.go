@@ -148,6 +148,9 @@ type State struct {
 	// You is the receiver's own player ID ("" for a spectator): an extension
 	// so a client needs no bookkeeping of its own to know its seat.
 	You string `json:"you"`
+	// Clock is every seat's turn clock (an extension), in matches created
+	// with one.
+	Clock *ClockView `json:"clock,omitempty"`
 }
 
 // Error is the server's error message.

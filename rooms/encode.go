@@ -91,7 +91,7 @@ func (r *Record) appendWireCtx(b []byte, st games.Status) []byte {
 }
 
 // recordHead and recordTail are Record's fields before State and after
-// Log, with the same JSON names, for EncodeRecord; TestRecordMirrors keeps
+// Moves, with the same JSON names, for EncodeRecord; TestRecordMirrors keeps
 // them in step with Record.
 type recordHead struct {
 	ID         string          `json:"id"`
@@ -109,6 +109,7 @@ type recordHead struct {
 type recordTail struct {
 	Gameover    json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID string          `json:"nextMatchID,omitempty"`
+	Clocks      *Clocks         `json:"clocks,omitempty"`
 	Options     Options         `json:"options"`
 }
 
@@ -121,6 +122,10 @@ type recordPieces struct {
 	log   []byte              // the JSON of logOf, as json.Marshal writes it
 	logOf []protocol.LogEntry // the Log that log encodes
 	state json.RawMessage     // a State known to be valid JSON
+	// moves is the JSON of movesOf, as json.Marshal writes it; nil when
+	// the room did not encode them (then the record is marshalled).
+	moves   []byte
+	movesOf []MoveRecord
 }
 
 // sameSlice reports whether a and b are the same elements of the same array.
@@ -137,10 +142,11 @@ func sameSlice[E any](a, b []E) bool {
 // case they decode to a record equal to rec.
 func EncodeRecord(rec *Record) ([]byte, error) {
 	p := rec.pieces
-	if p == nil || len(rec.State) == 0 || !sameSlice(p.state, rec.State) || !sameSlice(p.logOf, rec.Log) {
+	if p == nil || len(rec.State) == 0 || !sameSlice(p.state, rec.State) || !sameSlice(p.logOf, rec.Log) ||
+		(len(rec.Moves) > 0 && (p.moves == nil || !sameSlice(p.movesOf, rec.Moves))) {
 		return json.Marshal(rec)
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, 256+160*len(rec.Seats)+len(rec.State)+len(p.log)+len(rec.SetupData)+len(rec.Gameover)))
+	buf := bytes.NewBuffer(make([]byte, 0, 256+160*len(rec.Seats)+len(rec.State)+len(p.log)+len(p.moves)+len(rec.SetupData)+len(rec.Gameover)))
 	enc := json.NewEncoder(buf)
 	err := enc.Encode(recordHead{
 		ID: rec.ID, Game: rec.Game, NumPlayers: rec.NumPlayers, SetupData: rec.SetupData,
@@ -157,11 +163,47 @@ func EncodeRecord(rec *Record) ([]byte, error) {
 		buf.WriteString(`,"log":`)
 		buf.Write(p.log)
 	}
+	if len(rec.Moves) > 0 { // omitempty
+		buf.WriteString(`,"moves":`)
+		buf.Write(p.moves)
+	}
 	tail := buf.Len()
-	if err := enc.Encode(recordTail{Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Options: rec.Options}); err != nil {
+	if err := enc.Encode(recordTail{Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options}); err != nil {
 		return nil, err
 	}
 	b := buf.Bytes()
 	b[tail] = ',' // the tail's opening brace: it always holds options
 	return b[:len(b)-1], nil
+}
+
+// movesCache keeps the encoded move list between writes: a move appends
+// one entry, every other write keeps the list, so only new entries are
+// encoded. Each result is a new slice, never modified afterwards.
+type movesCache struct {
+	n    int        // entries encoded
+	last MoveRecord // the last of them, to tell that a list extends them
+	js   []byte     // the JSON array of the n entries, without its ']'
+}
+
+// encode returns exactly what json.Marshal gives for moves (non-empty).
+func (c *movesCache) encode(moves []MoveRecord) []byte {
+	if c.js == nil || len(moves) < c.n || (c.n > 0 && !sameMove(moves[c.n-1], c.last)) {
+		c.n, c.js = 0, []byte{'['}
+	}
+	js := append(make([]byte, 0, len(c.js)+40*(len(moves)-c.n)+1), c.js...)
+	for i, mv := range moves[c.n:] {
+		if c.n+i > 0 {
+			js = append(js, ',')
+		}
+		js = append(js, mustMarshal(mv)...)
+	}
+	c.n, c.js = len(moves), js
+	if len(moves) > 0 {
+		c.last = moves[len(moves)-1]
+	}
+	return append(js[:len(js):len(js)], ']')
+}
+
+func sameMove(a, b MoveRecord) bool {
+	return a.Seat == b.Seat && a.Move == b.Move && a.Timeout == b.Timeout && bytes.Equal(a.Args, b.Args)
 }

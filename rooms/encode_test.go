@@ -133,7 +133,49 @@ func randomRecord(rng *rand.Rand) *Record {
 	if rng.IntN(8) == 0 {
 		rec.Log = []protocol.LogEntry{} // as omitted as nil
 	}
+	rec.Moves = randomMoves(rng, nil)
 	return rec
+}
+
+// randomMoves returns up to 40 random moves after prefix (a new array).
+func randomMoves(rng *rand.Rand, prefix []MoveRecord) []MoveRecord {
+	moves := append([]MoveRecord(nil), prefix...)
+	for range rng.IntN(41) {
+		mv := MoveRecord{Seat: rng.IntN(8), Move: strings.ToValidUTF8(randomString(rng), "?")}
+		switch rng.IntN(3) {
+		case 0:
+			mv.Args = mustMarshal([]any{rng.IntN(19), strings.ToValidUTF8(randomString(rng), "?")})
+		case 1:
+			mv.Args = json.RawMessage(`[{"x":-1,"y":2,"rotation":90}]`)
+		}
+		moves = append(moves, mv)
+	}
+	return moves
+}
+
+// TestMovesCache: the cached encoding of a move list is json.Marshal's
+// whether the list grows, stays, shrinks or is another list altogether.
+func TestMovesCache(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var c movesCache
+	var moves []MoveRecord
+	for i := range 2000 {
+		switch rng.IntN(5) {
+		case 0, 1, 2: // a move or a few
+			moves = randomMoves(rng, moves)
+		case 3: // another list
+			moves = randomMoves(rng, nil)
+		case 4: // an older, shorter list (a reload)
+			moves = moves[:rng.IntN(len(moves)+1)]
+		}
+		if len(moves) == 0 {
+			continue
+		}
+		want := mustMarshal(moves)
+		if got := c.encode(moves); !bytes.Equal(got, want) {
+			t.Fatalf("step %d (%d moves):\n got %s\nwant %s", i, len(moves), got, want)
+		}
+	}
 }
 
 // decodeRecord decodes b as a store's Get does.
@@ -176,10 +218,10 @@ func TestEncodeRecord(t *testing.T) {
 		}
 		switch i % 3 {
 		case 1: // the room's pieces, as commit makes them
-			rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State}
+			rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(rec), movesOf: rec.Moves}
 		case 2: // stale pieces: another record's
 			other := randomRecord(rng)
-			rec.pieces = &recordPieces{log: c.log(other), logOf: other.Log, state: other.State}
+			rec.pieces = &recordPieces{log: c.log(other), logOf: other.Log, state: other.State, moves: c.movesJSON(other), movesOf: other.Moves}
 		}
 		got, err := EncodeRecord(rec)
 		if err != nil {
@@ -203,7 +245,7 @@ func TestEncodeRecordState(t *testing.T) {
 	for _, state := range []string{"{ \"board\" : [1, 2],\n\t\"note\": \"<b>&\" }", `7`, `"\u00e9"`, `[ ]`, `null`} {
 		rec := randomRecord(rng)
 		rec.State = json.RawMessage(state)
-		rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State}
+		rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(rec), movesOf: rec.Moves}
 		got, err := EncodeRecord(rec)
 		if err != nil {
 			t.Fatalf("state %q: %v", state, err)
@@ -219,7 +261,7 @@ func TestEncodeRecordState(t *testing.T) {
 	}
 	rec := randomRecord(rng)
 	rec.State = nil
-	rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log}
+	rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, moves: c.movesJSON(rec), movesOf: rec.Moves}
 	want, _ := json.Marshal(rec)
 	if got, err := EncodeRecord(rec); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("no state: %s, %v; want %s", got, err, want)
@@ -244,13 +286,13 @@ func TestRecordMirrors(t *testing.T) {
 	rec := fields(Record{})
 	var mirror []field
 	mirror = append(mirror, fields(recordHead{})...)
-	for _, name := range []string{"State", "Log"} {
+	for _, name := range []string{"State", "Log", "Moves"} {
 		f, _ := reflect.TypeFor[Record]().FieldByName(name)
 		mirror = append(mirror, field{f.Name, f.Type, f.Tag})
 	}
 	mirror = append(mirror, fields(recordTail{})...)
 	mirror = append(mirror, rec[len(rec)-1])
 	if !reflect.DeepEqual(rec, mirror) || rec[len(rec)-1].name != "pieces" {
-		t.Fatalf("Record's fields\n%v\nare not recordHead, State, Log, recordTail, pieces:\n%v", rec, mirror)
+		t.Fatalf("Record's fields\n%v\nare not recordHead, State, Log, Moves, recordTail, pieces:\n%v", rec, mirror)
 	}
 }

@@ -14,6 +14,23 @@ import (
 // the players show away and their grace period starts. The Redis store
 // implements it; without one (the memory store, a single process) no
 // holders are recorded.
+//
+// Two places check the holders, for two needs:
+//   - a loaded room checks its seats' holders every liveCheckEvery and
+//     writes the dead ones' connections closed (checkHolders): the seats
+//     show away to its viewers, their grace period starts and bots cover
+//     their turns;
+//   - the lobby (Get and List) reads records no process may have loaded,
+//     and shows the seats of dead holders away (hideDeadHolders) without
+//     writing: a lobby read must not write, and in a match no live
+//     process has loaded nobody is connected, so no bot needs to cover a
+//     turn before someone comes back. The record is put right by the
+//     first room that loads the match (a player connecting, a bot's
+//     turn). The Redis store reuses each answer of Alive for a second, so
+//     lobby reads cost little, and a crash shows at most a second later.
+//
+// There is no sweep of unloaded matches: it would read every record of
+// every game, in every process, and start bots in matches nobody watches.
 type Liveness interface {
 	ProcessID() string
 	// Alive reports, for each ID, whether that process is running.
@@ -37,16 +54,66 @@ func (m *Manager) processID() string {
 
 // foreignHolders lists the other processes holding the record's seats.
 func (r *room) foreignHolders() []string {
-	me := r.m.processID()
+	return holdersOf(r.m.processID(), r.rec)
+}
+
+// holdersOf lists the processes other than me holding the records' seats,
+// each once.
+func holdersOf(me string, recs ...*Record) []string {
 	var ids []string
-	for _, s := range r.rec.Seats {
-		for _, h := range s.Holders {
-			if h != me && !slices.Contains(ids, h) {
-				ids = append(ids, h)
+	for _, rec := range recs {
+		for _, s := range rec.Seats {
+			for _, h := range s.Holders {
+				if h != me && !slices.Contains(ids, h) {
+					ids = append(ids, h)
+				}
 			}
 		}
 	}
 	return ids
+}
+
+// dropDead counts the connections of the processes alive says are gone
+// (those it was asked about and found dead) as closed in rec, and reports
+// whether that changed anything.
+func dropDead(rec *Record, alive map[string]bool, now int64) bool {
+	changed := false
+	for i := range rec.Seats {
+		s := &rec.Seats[i]
+		for _, h := range slices.Clone(s.Holders) {
+			if seen, asked := alive[h]; asked && !seen {
+				s.leave(now, h)
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// hideDeadHolders shows, in records read for the lobby, the connections
+// held by processes that are gone as closed, so isConnected is right in
+// matches no process has loaded (see Liveness). It changes only these
+// copies, with one Alive call for all of them; when that fails they are
+// shown as stored.
+func (m *Manager) hideDeadHolders(ctx context.Context, recs ...*Record) {
+	if m.cfg.Liveness == nil {
+		return
+	}
+	ids := holdersOf(m.processID(), recs...)
+	if len(ids) == 0 {
+		return
+	}
+	ctx, cancel := m.opCtx(ctx)
+	alive, err := m.cfg.Liveness.Alive(ctx, ids)
+	cancel()
+	if err != nil {
+		m.cfg.Logger.Warn("cannot check the other processes for the lobby", "err", err)
+		return
+	}
+	now := m.now()
+	for _, rec := range recs {
+		dropDead(rec, alive, now)
+	}
 }
 
 // armLiveCheck arms the room's liveness timer while other processes hold
@@ -80,19 +147,7 @@ func (r *room) checkHolders() {
 		return
 	}
 	now := r.m.now()
-	r.writeMeta(func(rec *Record) bool {
-		changed := false
-		for i := range rec.Seats {
-			s := &rec.Seats[i]
-			for _, h := range slices.Clone(s.Holders) {
-				if seen, asked := alive[h]; asked && !seen {
-					s.leave(now, h)
-					changed = true
-				}
-			}
-		}
-		return changed
-	})
+	r.writeMeta(func(rec *Record) bool { return dropDead(rec, alive, now) })
 }
 
 // reassertHolders puts this process back among the holders of the seats

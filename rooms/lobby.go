@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -30,6 +31,7 @@ type CreateParams struct {
 	Bots       map[string]string // seat ID -> level
 	Grace      *time.Duration
 	BotDelay   *time.Duration
+	Clock      *protocol.ClockRequest // seconds, checked by options
 }
 
 func (m *Manager) game(name string) (games.Game, error) {
@@ -44,13 +46,21 @@ func (m *Manager) opCtx(ctx context.Context) (context.Context, context.CancelFun
 	return context.WithTimeout(ctx, m.cfg.OpTimeout)
 }
 
-// Create makes a new match and returns its ID.
+// Create makes a new match and returns its ID. Beyond MaxRooms live rooms
+// in this process it refuses with unavailable.
 func (m *Manager) Create(ctx context.Context, gameName string, p CreateParams) (string, error) {
 	g, err := m.game(gameName)
 	if err != nil {
 		return "", err
 	}
-	rec, err := m.newRecord(g, uuid.NewString(), p)
+	if err := m.checkRoomCap(); err != nil {
+		return "", err
+	}
+	opts, err := m.options(p)
+	if err != nil {
+		return "", err
+	}
+	rec, err := m.newRecord(g, uuid.NewString(), p, opts)
 	if err != nil {
 		return "", err
 	}
@@ -64,7 +74,49 @@ func (m *Manager) Create(ctx context.Context, gameName string, p CreateParams) (
 	return rec.ID, nil
 }
 
-func (m *Manager) newRecord(g games.Game, id string, p CreateParams) (*Record, error) {
+// MaxGrace and MaxBotDelay bound the room options a create may ask for.
+const (
+	MaxGrace    = time.Hour
+	MaxBotDelay = 10 * time.Second
+)
+
+// options are the room options a create asks for, or the defaults.
+func (m *Manager) options(p CreateParams) (Options, error) {
+	opts := Options{GraceMs: m.cfg.Grace.Milliseconds(), BotDelayMs: m.cfg.BotDelay.Milliseconds()}
+	if p.Grace != nil {
+		if *p.Grace < 0 || *p.Grace > MaxGrace {
+			return Options{}, newError(protocol.CodeBadRequest, "graceSeconds must be between 0 and %d", int(MaxGrace/time.Second))
+		}
+		opts.GraceMs = p.Grace.Milliseconds()
+	}
+	if p.BotDelay != nil {
+		if *p.BotDelay < 0 || *p.BotDelay > MaxBotDelay {
+			return Options{}, newError(protocol.CodeBadRequest, "botDelayMs must be between 0 and %d", MaxBotDelay.Milliseconds())
+		}
+		opts.BotDelayMs = p.BotDelay.Milliseconds()
+	}
+	if c := p.Clock; c != nil {
+		// Ranges first, then arithmetic: no overflow gets past.
+		if c.Bank < 1 || c.Bank > MaxClockBank || c.PerMove < 0 || c.PerMove > MaxClockPerMove {
+			return Options{}, newError(protocol.CodeBadRequest, "clock: bank must be 1 to %d seconds and perMove 0 to %d", MaxClockBank, MaxClockPerMove)
+		}
+		opts.Clock = &ClockOptions{BankMs: c.Bank * 1000, PerMoveMs: c.PerMove * 1000}
+	}
+	return opts, nil
+}
+
+// checkRoomCap refuses a new match while this process has MaxRooms rooms
+// loaded.
+func (m *Manager) checkRoomCap() error {
+	if n := m.LiveRooms(); m.cfg.MaxRooms > 0 && n >= m.cfg.MaxRooms {
+		return newError(protocol.CodeUnavailable, "this server is at its limit of %d live matches; try again later", m.cfg.MaxRooms)
+	}
+	return nil
+}
+
+// newRecord validates p and sets up the match's first record with the room
+// options opts and a fresh seed.
+func (m *Manager) newRecord(g games.Game, id string, p CreateParams, opts Options) (*Record, error) {
 	info := g.Info()
 	if p.NumPlayers == 0 {
 		p.NumPlayers = info.MinPlayers
@@ -75,19 +127,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams) (*Record, e
 	if len(p.SetupData) == 0 {
 		p.SetupData = nil
 	}
-	opts := Options{GraceMs: m.cfg.Grace.Milliseconds(), BotDelayMs: m.cfg.BotDelay.Milliseconds(), Seed: randomSeed()}
-	if p.Grace != nil {
-		if *p.Grace < 0 || *p.Grace > time.Hour {
-			return nil, newError(protocol.CodeBadRequest, "graceSeconds must be between 0 and 3600")
-		}
-		opts.GraceMs = p.Grace.Milliseconds()
-	}
-	if p.BotDelay != nil {
-		if *p.BotDelay < 0 || *p.BotDelay > 10*time.Second {
-			return nil, newError(protocol.CodeBadRequest, "botDelayMs must be between 0 and 10000")
-		}
-		opts.BotDelayMs = p.BotDelay.Milliseconds()
-	}
+	opts.Seed = randomSeed()
 	st, err := g.Setup(p.NumPlayers, p.SetupData, opts.Seed)
 	if err != nil {
 		return nil, AsError(err) // ErrBadSetup becomes bad_request there
@@ -112,6 +152,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams) (*Record, e
 		}
 		rec.Seats[seat] = Seat{Name: botName(level), Bot: level}
 	}
+	startClocks(rec, now) // a table of bots starts at once
 	return rec, nil
 }
 
@@ -149,11 +190,14 @@ func builtinDefault(info games.Info) string {
 
 // Get returns the lobby view of one match.
 func (m *Manager) Get(ctx context.Context, gameName, id string) (protocol.Match, error) {
-	rec, _, err := m.load(ctx, gameName, id)
+	rec, g, err := m.load(ctx, gameName, id)
 	if err != nil {
 		return protocol.Match{}, err
 	}
-	return rec.match(), nil
+	m.hideDeadHolders(ctx, rec) // liveness.go
+	out := rec.match()
+	out.ToMove = toMove(rec, g)
+	return out, nil
 }
 
 // ListFilter narrows List; nil fields do not filter.
@@ -174,6 +218,7 @@ func (m *Manager) List(ctx context.Context, gameName string, f ListFilter) ([]pr
 	if err != nil {
 		return nil, AsError(err)
 	}
+	m.hideDeadHolders(ctx, recs...) // liveness.go
 	out := []protocol.Match{}
 	for _, r := range recs {
 		over := len(r.Gameover) > 0 && string(r.Gameover) != "null"
@@ -221,6 +266,7 @@ func (m *Manager) mutate(ctx context.Context, gameName, id string, fn func(*Reco
 		if err := fn(rec, g); err != nil {
 			return nil, err
 		}
+		startClocks(rec, m.now()) // the last seat taken starts them
 		rec.StateID = prev + 1
 		rec.UpdatedAt = m.now()
 		wctx, cancel := m.opCtx(ctx)
@@ -244,15 +290,69 @@ func (m *Manager) notify(rec *Record, g games.Game) {
 	_ = m.post(rec.ID, g, cmdRecord{rec: rec.clone()})
 }
 
-func validName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return "", newError(protocol.CodeForbidden, "playerName is required")
+// validName cleans a player name (cleanName) and checks it: field names
+// it in errors. An empty or blank name is forbidden (boardgame.io answers a
+// join without playerName so); one with nothing visible, or longer than
+// maxName characters, is a bad request.
+func validName(field, name string) (string, error) {
+	if strings.TrimSpace(name) == "" {
+		return "", newError(protocol.CodeForbidden, "%s is required", field)
+	}
+	name = cleanName(name)
+	if !hasVisible(name) {
+		return "", newError(protocol.CodeBadRequest, "%s has no visible characters", field)
 	}
 	if utf8.RuneCountInString(name) > maxName {
-		return "", newError(protocol.CodeBadRequest, "playerName is longer than %d characters", maxName)
+		return "", newError(protocol.CodeBadRequest, "%s is longer than %d characters", field, maxName)
 	}
 	return name, nil
 }
 
-func msDuration(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }
+// cleanName drops the characters that show nothing or steer the display
+// (controls such as NUL, format characters such as zero-width spaces,
+// direction marks and overrides, and other default-ignorable ones such as
+// the Hangul filler), except a zero-width joiner between two visible
+// characters (emoji sequences). Every kind of space becomes one plain
+// space, and spaces at the ends go.
+func cleanName(name string) string {
+	rs := []rune(name)
+	var b strings.Builder
+	space := false
+	for i, r := range rs {
+		switch {
+		case unicode.IsSpace(r):
+			space = true
+		case invisible(r) && !(r == zeroWidthJoiner && joins(rs, i)):
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+const zeroWidthJoiner = '\u200d'
+
+// invisible reports whether r is a control, format or other
+// default-ignorable character.
+func invisible(r rune) bool {
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point)
+}
+
+// joins reports whether rs[i] stands between two visible characters.
+func joins(rs []rune, i int) bool {
+	return i > 0 && i+1 < len(rs) && !invisible(rs[i-1]) && !invisible(rs[i+1]) &&
+		!unicode.IsSpace(rs[i-1]) && !unicode.IsSpace(rs[i+1])
+}
+
+// hasVisible reports whether name has a letter, digit, punctuation or
+// symbol: marks alone (combining accents, variation selectors) show
+// nothing to tell a player by.
+func hasVisible(name string) bool {
+	return strings.IndexFunc(name, func(r rune) bool {
+		return unicode.In(r, unicode.L, unicode.N, unicode.P, unicode.S)
+	}) >= 0
+}

@@ -112,6 +112,27 @@ func (r *Record) match() protocol.Match {
 	}
 }
 
+// toMove lists the seats whose move it is, for the lobby's view of one
+// match; nil before the start, after the end, or when the state does not
+// load (the lobby view must not fail for it).
+func toMove(r *Record, g games.Game) []string {
+	if !r.started() || len(r.Gameover) > 0 {
+		return nil
+	}
+	st, err := g.Load(r.State)
+	if err != nil {
+		return nil
+	}
+	status := st.Status()
+	var out []string
+	for seat := range r.NumPlayers {
+		if status.CanMove(seat) {
+			out = append(out, games.PlayerID(seat))
+		}
+	}
+	return out
+}
+
 // wireCtx builds ctx for a state message from the game status. State
 // messages write it with appendWireCtx; this is what that must match.
 func (r *Record) wireCtx(st games.Status) protocol.Ctx {

@@ -39,6 +39,10 @@ type room struct {
 	idleC     <-chan time.Time
 	live      *time.Timer // the next check of the other processes (liveness.go)
 	liveC     <-chan time.Time
+
+	// quietSince is when the room last found no person seated and nobody
+	// watching (Unix ms), 0 while someone is there (roombot.go: abandoned).
+	quietSince int64
 }
 
 // startRoom creates and starts the room for id; m.mu must be held.
@@ -233,6 +237,7 @@ func (r *room) safely(cmd any) {
 			r.schedule()
 		}
 	case cmdConnect:
+		r.catchUp() // resync.go
 		c.reply <- r.connect(c)
 	case cmdDisconnect:
 		r.disconnect(c.v)
@@ -240,7 +245,11 @@ func (r *room) safely(cmd any) {
 		r.onMove(c)
 	case cmdSync:
 		if _, ok := r.viewers[c.v]; ok {
+			r.catchUp() // resync.go
 			r.sendState(c.v, nil)
+			// Re-arm the bot's timer from the stored times: a turn clock
+			// whose timer a suspended machine missed catches up.
+			r.schedule()
 		}
 	case cmdChat:
 		r.onChat(c)
@@ -271,6 +280,8 @@ func (r *room) onEvent(ev Event) {
 			return
 		}
 		r.adoptAndBroadcast(rec)
+	case ev.Resync: // resync.go
+		r.resync()
 	case ev.Chat != nil:
 		b := mustMarshal(ev.Chat)
 		for v := range r.viewers {

@@ -23,10 +23,29 @@ func (r *room) botLevel(seat int) (level string, at int64, ok bool) {
 		return "", 0, false // a free seat: the match has not started
 	case s.Autoplay:
 		return r.m.defaultBot(r.game.Info()), delay, true
-	case s.Connected == 0 && s.AwaySince > 0:
-		return r.m.defaultBot(r.game.Info()), max(delay, s.AwaySince+r.rec.Options.GraceMs), true
+	}
+	// A person's seat: the bot covers when the grace of an away player or
+	// the seat's clock runs out, whichever comes first.
+	deadline, clocked := r.rec.Clocks.deadline(r.st.Status(), seat)
+	if s.Connected == 0 && s.AwaySince > 0 {
+		at := s.AwaySince + r.rec.Options.GraceMs
+		if clocked {
+			at = min(at, deadline)
+		}
+		return r.m.defaultBot(r.game.Info()), max(delay, at), true
+	}
+	if clocked {
+		return r.m.defaultBot(r.game.Info()), max(delay, deadline), true
 	}
 	return "", 0, false
+}
+
+// timedOut reports whether a bot move for seat now is a timeout: the seat
+// is a person's (not on autoplay) and its clock has run out.
+func (r *room) timedOut(seat int) bool {
+	s := r.rec.Seats[seat]
+	deadline, clocked := r.rec.Clocks.deadline(r.st.Status(), seat)
+	return clocked && s.CredHash != "" && !s.Autoplay && deadline <= r.m.now()
 }
 
 // schedule arms the bot timer for the earliest seat a bot must move for.
@@ -37,7 +56,7 @@ func (r *room) schedule() {
 		r.bot.Stop()
 		r.bot, r.botC = nil, nil
 	}
-	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID {
+	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID || r.abandoned() {
 		return
 	}
 	st := r.st.Status()
@@ -57,6 +76,34 @@ func (r *room) schedule() {
 	wait := time.Duration(first-r.m.now()) * time.Millisecond
 	r.bot = time.NewTimer(max(wait, 0))
 	r.botC = r.bot.C
+}
+
+// abandoned reports whether the room should stop playing: no person holds
+// a seat and nobody has watched here for IdleUnload. Bots would otherwise
+// play such a match to its end (or forever), each move renewing its expiry;
+// stopped, the room unloads and the record expires. A viewer connecting
+// resumes it (connect calls schedule).
+func (r *room) abandoned() bool {
+	if len(r.viewers) > 0 || personSeated(r.rec) {
+		r.quietSince = 0
+		return false
+	}
+	now := r.m.now()
+	if r.quietSince == 0 {
+		r.quietSince = now
+	}
+	return now-r.quietSince >= r.m.cfg.IdleUnload.Milliseconds()
+}
+
+// personSeated reports whether a person holds a seat of rec (connected or
+// not).
+func personSeated(rec *Record) bool {
+	for _, s := range rec.Seats {
+		if s.CredHash != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // fireBot starts thinking for the first seat whose bot may move now. The
@@ -92,6 +139,7 @@ func (j botJob) think(out chan<- botResult) {
 		}
 		out <- res
 	}()
+	defer j.timeDecision(time.Now())
 	level := j.level
 	if j.player != nil {
 		name, args, reason, err := j.ask()
@@ -118,7 +166,8 @@ func (r *room) onBotResult(res botResult) {
 	}
 	// The seat may have been reclaimed (a person reconnected) while the bot
 	// thought: check again before playing for it.
-	if _, at, ok := r.botLevel(res.seat); !ok || at > r.m.now() {
+	level, at, ok := r.botLevel(res.seat)
+	if !ok || at > r.m.now() {
 		r.schedule()
 		return
 	}
@@ -127,7 +176,7 @@ func (r *room) onBotResult(res botResult) {
 		r.botFailed = res.stateID
 		return
 	}
-	if err := r.play(res.seat, res.name, res.args, &r.rec.Seq); err != nil {
+	if err := r.playAs(res.seat, res.name, res.args, &r.rec.Seq, r.timedOut(res.seat)); err != nil {
 		if err.Code != protocol.CodeStaleState {
 			r.log.Error("bot move refused", "seat", res.seat, "state_id", res.stateID, "move", res.name, "code", err.Code)
 			r.botFailed = res.stateID
@@ -135,6 +184,7 @@ func (r *room) onBotResult(res botResult) {
 		r.schedule()
 		return
 	}
+	r.m.cfg.Metrics.BotMove(r.rec.Game, level)
 	r.broadcast(nil, nil)
 	r.schedule()
 }

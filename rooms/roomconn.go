@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
 
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/protocol"
@@ -24,13 +23,16 @@ func (r *room) connect(c cmdConnect) error {
 		}
 		v.seat, v.credHash, v.name = seat, r.rec.Seats[seat].CredHash, r.rec.Seats[seat].Name
 	} else {
-		v.name = strings.TrimSpace(c.hello.Name)
-		if len([]rune(v.name)) > maxName || v.name == "" {
-			v.name = "Spectator"
+		v.name = "Spectator"
+		if name, err := validName("name", c.hello.Name); err == nil {
+			v.name = name
 		}
 	}
 	r.viewers[v] = struct{}{}
 	r.sendState(v, nil)
+	if len(r.viewers) == 1 {
+		r.schedule() // a match stopped for want of watchers resumes
+	}
 	if v.seat >= 0 {
 		r.presence[v.seat]++
 		if r.presence[v.seat] == 1 {
@@ -170,7 +172,8 @@ func (r *room) commit(nr *Record, next games.State) error {
 	// which the state messages need too, and vouch for the state: the
 	// game's State.MarshalJSON wrote it (with json.Marshal, in games.Erase)
 	// or it was decoded with the record, so it is valid JSON either way.
-	nr.pieces = &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State}
+	nr.pieces = &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
+		moves: r.wire.movesJSON(nr), movesOf: nr.Moves}
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
 	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil {

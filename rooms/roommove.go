@@ -37,8 +37,14 @@ func (r *room) onMove(c cmdMove) {
 // turn, …) re-reads it once, so a legal move is never refused for
 // staleness and two conflicting moves never both land.
 func (r *room) play(seat int, name string, args json.RawMessage, stateID *int64) *Error {
+	return r.playAs(seat, name, args, stateID, false)
+}
+
+// playAs is play for a move that the bot makes because seat's clock ran
+// out (timeout), or any other (not).
+func (r *room) playAs(seat int, name string, args json.RawMessage, stateID *int64, timeout bool) *Error {
 	for try := 0; ; try++ {
-		e, conflict := r.tryPlay(seat, name, args, stateID)
+		e, conflict := r.tryPlay(seat, name, args, stateID, timeout)
 		switch {
 		case e == nil:
 			return nil
@@ -72,7 +78,7 @@ func mayBeStale(code string) bool {
 	return false
 }
 
-func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int64) (e *Error, conflict bool) {
+func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int64, timeout bool) (e *Error, conflict bool) {
 	if stateID != nil && *stateID != r.rec.Seq {
 		return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.Seq), false
 	}
@@ -87,7 +93,7 @@ func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int
 	if err != nil {
 		return AsError(err), false
 	}
-	nr, err := r.successor(seat, name, args, before, next)
+	nr, err := r.successor(seat, name, args, before, next, timeout)
 	if err != nil {
 		return AsError(err), false
 	}
@@ -100,7 +106,9 @@ func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int
 
 // successor builds the record that follows the current one after a move.
 // It copies only what changes, so the hot path stays cheap.
-func (r *room) successor(seat int, name string, args json.RawMessage, before games.Status, next games.State) (*Record, error) {
+// A move the bot made because the seat's clock ran out (timeout) says so
+// in the log, and the third in a row passes the seat to the bot for good.
+func (r *room) successor(seat int, name string, args json.RawMessage, before games.Status, next games.State, timeout bool) (*Record, error) {
 	nr := *r.rec
 	nr.Seats = append([]Seat(nil), r.rec.Seats...)
 	state, err := next.MarshalJSON()
@@ -109,19 +117,61 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	}
 	nr.State = state
 	nr.Seq++
-	entry := protocol.LogEntry{Turn: before.Turn, PlayerID: games.PlayerID(seat), Move: name}
-	if spec, _ := r.game.Info().Move(name); !spec.SecretArgs && string(args) != "[]" {
-		entry.Args = args
+	entry := moveLogEntry(r.game.Info(), before, seat, name, args)
+	if c := nr.Options.Clock; c != nil {
+		startClocks(&nr, r.m.now()) // a record from before the start was stored with none
+		nr.Clocks = nr.Clocks.afterMove(before, seat, r.m.now(), c.PerMoveMs, timeout)
+		if timeout && nr.Clocks != nil {
+			entry.Text = timeoutText(nr.Clocks.Timeouts[seat])
+			if nr.Clocks.Timeouts[seat] >= MaxTimeouts {
+				s := &nr.Seats[seat]
+				s.CredHash, s.Left, s.Autoplay = "", true, false
+				s.Bot = r.m.defaultBot(r.game.Info())
+			}
+		}
 	}
 	// The newest maxLog entries, copied once into a slice of their own.
 	old := r.rec.Log[max(0, len(r.rec.Log)+1-maxLog):]
 	nr.Log = append(append(make([]protocol.LogEntry, 0, len(old)+1), old...), entry)
+	nr.Moves = appendMove(r.rec, MoveRecord{Seat: seat, Move: name, Args: moveArgs(args), Timeout: timeout})
 	if out := next.Status().Outcome; out != nil {
 		if nr.Gameover, err = json.Marshal(out); err != nil {
 			return nil, err
 		}
 	}
 	return &nr, nil
+}
+
+// maxMoves caps a record's move list: a match that long (a Gong Zhu table
+// kept for days) is no longer replayed, and its record stops growing.
+const maxMoves = 20000
+
+// appendMove returns rec's move list with mv added, in a new array: the
+// old record keeps its own. A list already incomplete (see Record.Moves)
+// or full stays as it is.
+func appendMove(rec *Record, mv MoveRecord) []MoveRecord {
+	if int64(len(rec.Moves)) != rec.Seq-1 || len(rec.Moves) >= maxMoves {
+		return rec.Moves
+	}
+	return append(rec.Moves[:len(rec.Moves):len(rec.Moves)], mv)
+}
+
+// moveArgs is a move's arguments as the record keeps them: none for an
+// empty list.
+func moveArgs(args json.RawMessage) json.RawMessage {
+	if len(args) == 0 || string(args) == "[]" {
+		return nil
+	}
+	return args
+}
+
+// movesJSON returns the JSON of rec.Moves for EncodeRecord, or nil when
+// there are none.
+func (c *wireCache) movesJSON(rec *Record) []byte {
+	if len(rec.Moves) == 0 {
+		return nil
+	}
+	return c.moves.encode(rec.Moves)
 }
 
 // broadcast sends every viewer its own view. Views are computed once per
@@ -194,6 +244,7 @@ type frame struct {
 	// public: the game's view is the same for every viewer
 	// (games.Info.PublicView).
 	public bool
+	clock  []byte // the JSON of the clocks at this change; nil without a clock
 }
 
 func (r *room) frame() frame {
@@ -204,7 +255,11 @@ func (r *room) frame() frame {
 	f.head = append(f.head, `,"stateID":`...)
 	f.head = strconv.AppendInt(f.head, r.rec.Seq, 10)
 	f.players, f.log = r.wire.players(r.rec), r.wire.log(r.rec)
-	f.ctx = r.rec.appendWireCtx(make([]byte, 0, 256), r.st.Status()) // about 150-250 bytes
+	st := r.st.Status()
+	f.ctx = r.rec.appendWireCtx(make([]byte, 0, 256), st) // about 150-250 bytes
+	if r.rec.Options.Clock != nil {
+		f.clock = mustMarshal(r.rec.clockView(st, r.m.now()))
+	}
 	return f
 }
 
@@ -243,6 +298,10 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 	} else {
 		b = append(b, `""`...)
 	}
+	if f.clock != nil {
+		b = append(b, `,"clock":`...)
+		b = append(b, f.clock...)
+	}
 	return append(b, '}')
 }
 
@@ -257,6 +316,8 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 type wireCache struct {
 	seatsKey    int64
 	playersJSON []byte
+
+	moves movesCache // the record's move list, for EncodeRecord
 
 	logEntries []protocol.LogEntry // the log last encoded (a copy)
 	logEnc     [][]byte            // each entry's JSON, parallel to logEntries

@@ -3,6 +3,7 @@ package rooms
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -24,7 +25,7 @@ type JoinParams struct {
 // Join seats a person and returns the player ID and credentials. The
 // credentials are returned here and never again.
 func (m *Manager) Join(ctx context.Context, gameName, id string, p JoinParams) (playerID, creds string, err error) {
-	name, err := validName(p.Name)
+	name, err := validName("playerName", p.Name)
 	if err != nil {
 		return "", "", err
 	}
@@ -64,6 +65,13 @@ func (m *Manager) Join(ctx context.Context, gameName, id string, p JoinParams) (
 	return games.PlayerID(seat), creds, nil
 }
 
+// badName makes a refused newName a bad request: update has no
+// boardgame.io status for a missing name to keep.
+func badName(err error) error {
+	e := AsError(err)
+	return newError(protocol.CodeBadRequest, "%s", e.Message)
+}
+
 func checkData(d json.RawMessage) error {
 	if len(d) > maxSeatData {
 		return newError(protocol.CodeBadRequest, "data is larger than %d bytes", maxSeatData)
@@ -97,9 +105,9 @@ type UpdateParams struct {
 func (m *Manager) Update(ctx context.Context, gameName, id string, p UpdateParams) error {
 	var name string
 	if p.NewName != nil {
-		n, err := validName(*p.NewName)
+		n, err := validName("newName", *p.NewName)
 		if err != nil {
-			return newError(protocol.CodeBadRequest, "newName must not be empty")
+			return badName(err)
 		}
 		name = n
 	}
@@ -176,61 +184,97 @@ type PlayAgainParams struct {
 
 // PlayAgain returns the next match's ID, creating it on the first call;
 // every later caller gets the same ID. Bots keep their seats.
+//
+// The next match is stored before its ID is recorded on this one, so an ID
+// handed out always names a match, and a refused call records nothing. Its
+// ID is derived from this match's (nextID), so callers racing on the first
+// call create the same record once: Create answers the others ErrExists.
 func (m *Manager) PlayAgain(ctx context.Context, gameName, id string, p PlayAgainParams) (string, error) {
-	var created bool
-	var next CreateParams
-	rec, err := m.mutate(ctx, gameName, id, func(rec *Record, _ games.Game) error {
+	rec, g, err := m.load(ctx, gameName, id)
+	if err != nil {
+		return "", err
+	}
+	if _, err := authSeat(rec, p.PlayerID, p.Credentials); err != nil {
+		return "", err
+	}
+	if rec.NextMatchID != "" {
+		return rec.NextMatchID, nil
+	}
+	if err := m.createNext(ctx, g, rec, p); err != nil {
+		return "", err
+	}
+	next := nextID(id)
+	var recorded string
+	_, err = m.mutate(ctx, gameName, id, func(rec *Record, _ games.Game) error {
 		if _, err := authSeat(rec, p.PlayerID, p.Credentials); err != nil {
 			return err
 		}
 		if rec.NextMatchID != "" {
+			recorded = rec.NextMatchID
 			return errAlreadyNext
 		}
-		next = CreateParams{NumPlayers: rec.NumPlayers, SetupData: rec.SetupData, Unlisted: rec.Unlisted, Bots: map[string]string{}}
-		if p.NumPlayers != 0 {
-			next.NumPlayers = p.NumPlayers
-		}
-		if len(p.SetupData) > 0 {
-			next.SetupData = p.SetupData
-		}
-		for i, s := range rec.Seats {
-			if s.Bot != "" && !s.Left && i < next.NumPlayers {
-				next.Bots[games.PlayerID(i)] = s.Bot
-			}
-		}
-		grace := msDuration(rec.Options.GraceMs)
-		delay := msDuration(rec.Options.BotDelayMs)
-		next.Grace, next.BotDelay = &grace, &delay
-		rec.NextMatchID = uuid.NewString()
-		created = true
+		rec.NextMatchID = next
 		return nil
 	})
-	if err == errAlreadyNext {
-		r, _, err := m.load(ctx, gameName, id)
-		if err != nil {
-			return "", err
-		}
-		return r.NextMatchID, nil
-	}
-	if err != nil {
+	switch {
+	case err == errAlreadyNext:
+		return recorded, nil
+	case err != nil:
 		return "", err
 	}
-	if created {
-		g, _ := m.game(gameName)
-		nrec, err := m.newRecord(g, rec.NextMatchID, next)
-		if err != nil {
-			return "", err
-		}
-		cctx, cancel := m.opCtx(ctx)
-		defer cancel()
-		if err := m.cfg.Store.Create(cctx, nrec); err != nil {
-			return "", AsError(err)
-		}
-		m.cfg.Metrics.MatchCreated(gameName)
-		m.notify(nrec, g)
-	}
-	return rec.NextMatchID, nil
+	return next, nil
 }
+
+// createNext stores the match that follows rec, unless an earlier or
+// concurrent call stored it already.
+func (m *Manager) createNext(ctx context.Context, g games.Game, rec *Record, p PlayAgainParams) error {
+	if err := m.checkRoomCap(); err != nil {
+		return err
+	}
+	nrec, err := m.newRecord(g, nextID(rec.ID), nextParams(rec, p), rec.Options)
+	if err != nil {
+		return err
+	}
+	cctx, cancel := m.opCtx(ctx)
+	defer cancel()
+	switch err := m.cfg.Store.Create(cctx, nrec); {
+	case errors.Is(err, ErrExists):
+		return nil
+	case err != nil:
+		return AsError(err)
+	}
+	m.cfg.Metrics.MatchCreated(rec.Game)
+	m.notify(nrec, g)
+	return nil
+}
+
+// nextParams is the next match's setup: rec's, changed as p asks, with the
+// bots that still hold seats kept in them.
+func nextParams(rec *Record, p PlayAgainParams) CreateParams {
+	next := CreateParams{NumPlayers: rec.NumPlayers, SetupData: rec.SetupData, Unlisted: rec.Unlisted, Bots: map[string]string{}}
+	if p.NumPlayers != 0 {
+		next.NumPlayers = p.NumPlayers
+	}
+	if len(p.SetupData) > 0 {
+		next.SetupData = p.SetupData
+	}
+	for i, s := range rec.Seats {
+		if s.Bot != "" && !s.Left && i < next.NumPlayers {
+			next.Bots[games.PlayerID(i)] = s.Bot
+		}
+	}
+	return next
+}
+
+// nextID is the ID of the match that follows match id: a name-based UUID,
+// so every process computes the same one, and no one can tell it without
+// knowing id.
+func nextID(id string) string {
+	return uuid.NewSHA1(nextNamespace, []byte(id)).String()
+}
+
+// nextNamespace is the UUID namespace of nextID.
+var nextNamespace = uuid.MustParse("5c0d6a52-8f1e-4f7e-9a43-6f2b1f0c9e21")
 
 var errAlreadyNext = newError(protocol.CodeConflict, "next match already exists")
 

@@ -39,14 +39,33 @@ type Record struct {
 	Seats []Seat              `json:"seats"`
 	State json.RawMessage     `json:"state"`         // games.State, JSON
 	Log   []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
+	// Moves are every accepted move in order, secret arguments included,
+	// so that the seed and the moves replay the match (Manager.Replay).
+	// Server-side only, as the state is. Moves[i] made Seq i+2; a record
+	// whose list is shorter than Seq-1 (written before moves were kept,
+	// or past maxMoves) cannot be replayed.
+	Moves []MoveRecord `json:"moves,omitempty"`
 	// Gameover is the outcome once the game ended (JSON of games.Outcome).
 	Gameover    json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID string          `json:"nextMatchID,omitempty"`
-	Options     Options         `json:"options"`
+	// Clocks are the running turn clocks of a match created with one.
+	Clocks  *Clocks `json:"clocks,omitempty"`
+	Options Options `json:"options"`
 
 	// pieces is what the room knows of the record as it writes it, for
 	// EncodeRecord (see recordPieces). JSON ignores it.
 	pieces *recordPieces
+}
+
+// MoveRecord is one accepted move: the seat, the move's name and its
+// arguments as they came (absent when there were none). The names are
+// short: a long match stores many.
+type MoveRecord struct {
+	Seat int             `json:"s"`
+	Move string          `json:"m"`
+	Args json.RawMessage `json:"a,omitempty"`
+	// Timeout marks a move the bot made because the seat's clock ran out.
+	Timeout bool `json:"t,omitempty"`
 }
 
 // Seat is one seat of a match.
@@ -82,6 +101,8 @@ type Options struct {
 	GraceMs    int64  `json:"graceMs"`    // away time before the bot covers a turn
 	BotDelayMs int64  `json:"botDelayMs"` // pause before a bot moves
 	Seed       uint64 `json:"seed"`       // the game's PRNG seed: secret
+	// Clock is the turn clock, nil for none.
+	Clock *ClockOptions `json:"clock,omitempty"`
 }
 
 // Event is what a store publishes to a match's subscribers: news of a new
@@ -97,9 +118,15 @@ type Options struct {
 //     record reads it with Get (which may give a later one). Stores shared
 //     between processes send these, so a record does not travel to every
 //     process, the writer's own included, on every change.
+//
+// A resync event (Resync set, nothing else) says the subscriber may have
+// missed events: the store's connection to its backend was lost and is
+// back. The subscriber re-reads the record with Get.
 type Event struct {
 	Record *Record        `json:"record,omitempty"`
 	Chat   *protocol.Chat `json:"chat,omitempty"`
+	// Resync asks the subscriber to re-read the record (see above).
+	Resync bool `json:"-"`
 	// StateID is the version of the record in Raw, or of the record a
 	// notice announces.
 	StateID int64 `json:"-"`
@@ -151,10 +178,22 @@ type Store interface {
 	// Subscribe delivers the match's events until cancel is called or ctx
 	// ends. Delivery is best effort and in order; a slow subscriber may miss
 	// events (it can re-read the record with Get). When a notice arrives,
-	// Get already gives its record or a later one.
+	// Get already gives its record or a later one. A store whose delivery
+	// can be cut (a lost connection) sends a resync event once it delivers
+	// again, when Get gives every record it could not announce.
 	Subscribe(ctx context.Context, id string) (events <-chan Event, cancel func(), err error)
 	// Close releases the store's resources.
 	Close() error
+}
+
+// VersionReader is implemented by stores that read a record's StateID
+// without the record (the Redis store: one HGET). Rooms use it to check,
+// before they answer a connection or a sync, that their record is the
+// stored one; with other stores they re-read the record.
+type VersionReader interface {
+	// StateID returns the stored record's StateID; ErrNotFound if there is
+	// none.
+	StateID(ctx context.Context, id string) (int64, error)
 }
 
 // DefaultTTL is how long a match is kept after its last change.

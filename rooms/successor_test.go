@@ -29,7 +29,7 @@ func TestSuccessorLog(t *testing.T) {
 		if err != nil {
 			t.Fatalf("move %d: %v", i, err)
 		}
-		nr, err := r.successor(seat, "place", args, before, next)
+		nr, err := r.successor(seat, "place", args, before, next, false)
 		if err != nil {
 			t.Fatal(err)
 		}

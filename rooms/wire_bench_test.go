@@ -51,7 +51,7 @@ func (r *room) playFirstEmpty() bool {
 		if err != nil {
 			continue
 		}
-		nr, err := r.successor(seat, "place", args, before, next)
+		nr, err := r.successor(seat, "place", args, before, next, false)
 		if err != nil {
 			panic(err)
 		}

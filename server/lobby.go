@@ -95,20 +95,33 @@ func (s *Server) create(c echo.Context) error {
 	if err := bind(c, &req); err != nil {
 		return s.fail(c, err)
 	}
-	p := rooms.CreateParams{NumPlayers: req.NumPlayers, SetupData: req.SetupData, Unlisted: req.Unlisted, Bots: req.Bots}
-	if req.GraceSeconds != nil {
-		d := time.Duration(*req.GraceSeconds) * time.Second
-		p.Grace = &d
+	p := rooms.CreateParams{NumPlayers: req.NumPlayers, SetupData: req.SetupData, Unlisted: req.Unlisted, Bots: req.Bots, Clock: req.Clock}
+	var err error
+	if p.Grace, err = durationParam("graceSeconds", req.GraceSeconds, time.Second, rooms.MaxGrace); err != nil {
+		return s.fail(c, err)
 	}
-	if req.BotDelayMs != nil {
-		d := time.Duration(*req.BotDelayMs) * time.Millisecond
-		p.BotDelay = &d
+	if p.BotDelay, err = durationParam("botDelayMs", req.BotDelayMs, time.Millisecond, rooms.MaxBotDelay); err != nil {
+		return s.fail(c, err)
 	}
 	id, err := s.cfg.Rooms.Create(c.Request().Context(), c.Param("name"), p)
 	if err != nil {
 		return s.fail(c, err)
 	}
 	return c.JSON(http.StatusOK, protocol.CreateResponse{MatchID: id})
+}
+
+// durationParam turns a request's count of unit into a duration, nil when
+// absent. The range (0 to most) is checked before multiplying, so a huge
+// count cannot wrap around into a small duration.
+func durationParam(field string, v *int, unit, most time.Duration) (*time.Duration, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if *v < 0 || int64(*v) > int64(most/unit) {
+		return nil, badRequest("%s must be between 0 and %d", field, most/unit)
+	}
+	d := time.Duration(*v) * unit
+	return &d, nil
 }
 
 func (s *Server) join(c echo.Context) error {

@@ -45,6 +45,8 @@ type Config struct {
 	WS WSConfig
 	// LLMTest configures POST /llm/test (llmtest.go).
 	LLMTest LLMTestConfig
+	// Throttle limits creates and joins per client address (throttle.go).
+	Throttle Throttle
 }
 
 // Server is the HTTP handler. Create it with New.
@@ -59,6 +61,7 @@ type Server struct {
 	closing  bool               // guarded by mu
 	stopPing chan struct{}      // closed by Shutdown
 	workers  *workers           // goroutines for connections' writes and reads
+	limiter  *clientLimiter     // creates and joins per client address
 }
 
 // New builds the server and its routes.
@@ -72,6 +75,7 @@ func New(cfg Config) *Server {
 	cfg.WS = cfg.WS.withDefaults()
 	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}, stopPing: make(chan struct{})}
 	s.workers = newWorkers(s.stopPing, s.log)
+	s.limiter = newClientLimiter(cfg.Throttle)
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics(cfg.Registry)
 	}
@@ -94,14 +98,15 @@ func (s *Server) routes() {
 	e.GET("/catalog", s.catalog)
 	e.GET("/games/:name", s.listMatches)
 	e.GET("/games/:name/:id", s.getMatch)
-	e.POST("/games/:name/create", s.create)
-	e.POST("/games/:name/:id/join", s.join)
+	e.POST("/games/:name/create", s.create, s.throttled)
+	e.POST("/games/:name/:id/join", s.join, s.throttled)
 	e.POST("/games/:name/:id/update", s.update)
 	e.POST("/games/:name/:id/leave", s.leave)
 	e.POST("/games/:name/:id/playAgain", s.playAgain)
 	e.POST("/games/:name/:id/bot", s.addBot)
 	e.GET("/games/:name/:id/ws", s.websocket)
 	e.GET("/games/:name/:id/sgf", s.exportSGF)
+	e.GET("/games/:name/:id/replay", s.replay)
 	e.POST("/llm/test", s.llmTest)
 	if s.cfg.Pprof {
 		e.GET("/debug/pprof/*", echo.WrapHandler(http.HandlerFunc(pprof.Index)))

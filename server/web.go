@@ -22,8 +22,8 @@ func isAPIPath(path string) bool {
 	return false
 }
 
-// webRoutes serves the web client: index.html for the lobby (/) and for
-// invite links (/m/{game}/{matchID}), and its files under /assets/. Any
+// webRoutes serves the web client: index.html for the lobby (/), for
+// invite links (/m/{game}/{matchID}) and replays (/m/{game}/{matchID}/replay), and its files under /assets/. Any
 // other GET outside the API gets index.html with status 404, so a person
 // who mistyped a link sees the app's own not-found page, not JSON.
 func (s *Server) webRoutes() {
@@ -42,6 +42,7 @@ func (s *Server) webRoutes() {
 	notFound := page(http.StatusNotFound)
 	s.echo.GET("/", index)
 	s.echo.GET("/m/:game/:id", index)
+	s.echo.GET("/m/:game/:id/replay", index)
 	s.echo.RouteNotFound("/*", func(c echo.Context) error {
 		r := c.Request()
 		if (r.Method != http.MethodGet && r.Method != http.MethodHead) || isAPIPath(r.URL.Path) {

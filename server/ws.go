@@ -333,6 +333,7 @@ func (c *conn) next(ss *session) (more bool) {
 	}
 	if !ss.limiter.Allow() {
 		if ss.strikes++; ss.strikes > maxStrikes {
+			c.closeWith(websocket.ClosePolicyViolation)
 			return false
 		}
 		c.sendError(protocol.CodeRateLimited, "too many messages; slow down", ref)

@@ -268,6 +268,7 @@ type inbound struct {
 	Players   []protocol.Player   `json:"players"`
 	Log       []protocol.LogEntry `json:"log"`
 	You       string              `json:"you"`
+	Clock     *protocol.ClockView `json:"clock"`
 	Code      string              `json:"code"`
 	Message   string              `json:"message"`
 	MessageZh string              `json:"messageZh"`

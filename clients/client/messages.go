@@ -135,7 +135,7 @@ func (c *Conn) dispatch(data []byte) {
 	case protocol.TypeState:
 		c.onState(&protocol.State{
 			Type: m.Type, MatchID: m.MatchID, StateID: m.StateID, Ack: m.Ack, G: m.G,
-			Ctx: m.Ctx, Players: m.Players, Log: m.Log, You: m.You,
+			Ctx: m.Ctx, Players: m.Players, Log: m.Log, You: m.You, Clock: m.Clock,
 		})
 	case protocol.TypeError:
 		c.onError(&protocol.Error{

@@ -27,6 +27,13 @@ type Options struct {
 	IdleUnload time.Duration
 	WS         server.WSConfig
 	Pprof      bool // serve /debug/pprof
+	// Throttle limits creates and joins per client; the zero value turns
+	// it off (tests create many matches from one address).
+	Throttle server.Throttle
+	// MaxRooms caps live rooms (rooms.Config.MaxRooms); 0 for the default.
+	MaxRooms int
+	// Players are extra bot levels (rooms.Config.Players), e.g. an LLM's.
+	Players map[string]map[string]rooms.PlayerLevel
 }
 
 // Server is a running test server.
@@ -53,8 +60,11 @@ func Start(t testing.TB, o Options) *Server {
 		delay = rooms.ZeroBotDelay
 	}
 	metrics := server.NewMetricsFor()
-	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, Metrics: metrics.Metrics})
-	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof})
+	if o.Throttle == (server.Throttle{}) {
+		o.Throttle.Rate = -1
+	}
+	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players})
+	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof, Throttle: o.Throttle})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
