@@ -66,6 +66,14 @@ export async function listMatches(game) {
 /** getMatch returns one Match. */
 export function getMatch(game, id) { return call("GET", `/games/${seg(game)}/${seg(id)}`); }
 
+/**
+ * replay returns a page of a match's steps as a spectator saw them (a
+ * Replay): limit steps from the stateID from.
+ */
+export function replay(game, id, from, limit) {
+  return call("GET", `/games/${seg(game)}/${seg(id)}/replay?from=${from}&limit=${limit}`);
+}
+
 /** create makes a match: body {numPlayers, setupData, unlisted, bots}. Resolves {matchID}. */
 export function create(game, body) { return call("POST", `/games/${seg(game)}/create`, body); }
 

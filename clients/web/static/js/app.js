@@ -6,7 +6,9 @@ import { h, replace } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountRoom } from "./room.js";
+import { mountReplay } from "./replay.js";
 import { navigate } from "./nav.js";
+import { muted, setMuted, onMuteChange } from "./sound.js";
 
 const NAME_RE = /^[a-z0-9_-]{1,40}$/;
 let destroyCurrent = null;
@@ -15,11 +17,11 @@ let destroyCurrent = null;
 /** parseRoute maps a path to {view, game?, matchID?}. */
 export function parseRoute(path) {
   if (path === "/" || path === "" || path === "/index.html") return { view: "lobby" };
-  const m = /^\/m\/([^/]+)\/([^/]+)\/?$/.exec(path);
+  const m = /^\/m\/([^/]+)\/([^/]+)(\/replay)?\/?$/.exec(path);
   if (m) {
     let game, id;
     try { game = decodeURIComponent(m[1]); id = decodeURIComponent(m[2]); } catch (_) { return { view: "notfound" }; }
-    if (NAME_RE.test(game) && id.length > 0 && id.length <= 100) return { view: "room", game, matchID: id };
+    if (NAME_RE.test(game) && id.length > 0 && id.length <= 100) return { view: m[3] ? "replay" : "room", game, matchID: id };
   }
   return { view: "notfound" };
 }
@@ -37,6 +39,7 @@ function render() {
   syncLangButtons();
   if (route.view === "lobby") destroyCurrent = mountLobby(el);
   else if (route.view === "room") destroyCurrent = mountRoom(el, route.game, route.matchID);
+  else if (route.view === "replay") destroyCurrent = mountReplay(el, route.game, route.matchID);
   else destroyCurrent = mountNotFound(el);
 }
 
@@ -72,4 +75,29 @@ for (const b of document.querySelectorAll(".lang-switch button")) {
 }
 onLangChange(syncLangButtons);
 syncLangButtons();
+
+// The sound switch in the top bar: on by default, remembered.
+const muteBtn = document.getElementById("mute");
+function syncMute() {
+  if (!muteBtn) return;
+  const off = muted();
+  muteBtn.innerHTML = speakerIcon(off);
+  muteBtn.setAttribute("aria-pressed", off ? "true" : "false");
+  muteBtn.title = off ? t("sound.unmute") : t("sound.mute");
+  muteBtn.setAttribute("aria-label", muteBtn.title);
+}
+// A speaker drawn in SVG (an emoji may be missing from the reader's fonts),
+// with sound waves when on and a cross when muted.
+function speakerIcon(off) {
+  const tail = off
+    ? '<path d="M16 9l5 6M21 9l-5 6"/>'
+    : '<path d="M16 9.5a3.5 3.5 0 0 1 0 5M18.5 7a7 7 0 0 1 0 10"/>';
+  return '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" ' +
+    'stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M4 9.5h3.5L12 6v12l-4.5-3.5H4z" fill="currentColor"/>' +
+    tail + "</svg>";
+}
+if (muteBtn) muteBtn.addEventListener("click", () => setMuted(!muted()));
+onMuteChange(syncMute);
+onLangChange(syncMute);
+syncMute();
 render();

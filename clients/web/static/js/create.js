@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { t, pick, botLevel } from "./i18n.js";
+import { CLOCK_CHOICES } from "./clock.js";
 
 // The usual table size where it is not the smallest one: Gong Zhu is a
 // four-player game that also works with three.
@@ -60,12 +61,18 @@ export function createForm(g, { onCreate }) {
     return h("label", { class: "field" }, h("span", null, pick(o.label) || key), input);
   });
 
+  // A turn clock, Fischer-style: a bank and a few seconds more per move.
+  const clockSel = h("select", { class: "input", name: "clock" },
+    h("option", { value: "" }, t("create.clockNone")),
+    CLOCK_CHOICES.map(([perMove, bank]) => h("option", { value: `${perMove}/${bank}` },
+      t("create.clockChoice", { bank: bank >= 60 ? t("create.minutes", { n: bank / 60 }) : t("create.seconds", { n: bank }), perMove }))));
   const unlisted = h("input", { type: "checkbox", name: "unlisted" });
   const submit = h("button", { class: "btn primary", type: "submit", "data-action": "create" }, t("create.submit"));
   const form = h("form", { class: "create-form", "data-create": g.name, novalidate: true },
     h("label", { class: "field" }, h("span", null, t("create.numPlayers")), numSel),
     h("fieldset", null, h("legend", null, t("create.seats")), fillRow, seatsBox),
     optFields.length ? h("fieldset", null, h("legend", null, t("create.options")), optFields) : null,
+    h("label", { class: "field" }, h("span", null, t("create.clock")), clockSel),
     h("label", { class: "check" }, unlisted, h("span", null, t("create.unlisted"))),
     h("div", { class: "row" }, submit));
 
@@ -81,6 +88,10 @@ export function createForm(g, { onCreate }) {
     for (const [key, o, input] of optInputs) setupData[key] = readOption(o, input);
     const body = { numPlayers: n, setupData, unlisted: unlisted.checked };
     if (Object.keys(bots).length) body.bots = bots;
+    if (clockSel.value) {
+      const [perMove, bank] = clockSel.value.split("/").map(Number);
+      body.clock = { perMove, bank };
+    }
     submit.disabled = true;
     submit.textContent = t("create.creating");
     const ok = await onCreate(body);

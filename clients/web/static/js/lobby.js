@@ -9,6 +9,7 @@ import { toastError, toast } from "./toast.js";
 import { navigate, roomPath } from "./nav.js";
 import { createForm } from "./create.js";
 import { botDisplayName } from "./botname.js";
+import { createMyMatches } from "./mymatches.js";
 
 const REFRESH_MS = 4000;
 
@@ -20,6 +21,7 @@ export function mountLobby(el) {
   let openForm = null; // name of the game whose create form is open
   let timer = null;
   let alive = true;
+  const mine = createMyMatches();
 
   const nameInput = h("input", {
     id: "name-input", class: "input", maxlength: 40, autocomplete: "nickname",
@@ -53,7 +55,8 @@ export function mountLobby(el) {
     } else {
       body = h("div", { class: "games-grid" }, games.map(gameCard));
     }
-    replace(el, hero, h("h2", { class: "section-title" }, t("lobby.games")), body);
+    mine.redraw();
+    replace(el, hero, mine.el, h("h2", { class: "section-title" }, t("lobby.games")), body);
   };
 
   const gameCard = (g) => {
@@ -118,7 +121,7 @@ export function mountLobby(el) {
     try {
       const { matchID } = await api.create(g.name, body);
       const res = await api.join(g.name, matchID, { playerName: name, playerID: "0" });
-      setSeat(matchID, { playerID: res.playerID, credentials: res.playerCredentials, name });
+      setSeat(matchID, { playerID: res.playerID, credentials: res.playerCredentials, name }, g.name);
       navigate(roomPath(g.name, matchID));
       return true;
     } catch (e) {
@@ -134,7 +137,7 @@ export function mountLobby(el) {
     joining = true;
     try {
       const res = await api.join(g.name, m.matchID, { playerName: name });
-      setSeat(m.matchID, { playerID: res.playerID, credentials: res.playerCredentials, name });
+      setSeat(m.matchID, { playerID: res.playerID, credentials: res.playerCredentials, name }, g.name);
       navigate(roomPath(g.name, m.matchID));
     } catch (e) {
       toastError(e);
@@ -146,6 +149,7 @@ export function mountLobby(el) {
 
   const refresh = async () => {
     if (!games) return;
+    const mineDone = mine.refresh(games);
     await Promise.all(games.map(async (g) => {
       try {
         matches.set(g.name, await api.listMatches(g.name));
@@ -160,6 +164,7 @@ export function mountLobby(el) {
       const old = card && card.querySelector(".match-list, .subhead + p");
       if (old) old.replaceWith(matchList(g));
     }
+    await mineDone;
   };
 
   const load = async () => {

@@ -16,6 +16,9 @@ import { inviteBox } from "./invite.js";
 import { createPluginHost } from "./pluginhost.js";
 import { botDisplayName } from "./botname.js";
 import { createPacer, after, needsWait } from "./pacer.js";
+import { createAttention } from "./attention.js";
+import { replayPath } from "./replay.js";
+import { setClock } from "./clock.js";
 
 const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchID
 
@@ -29,6 +32,11 @@ export function mountRoom(el, game, matchID) {
     oninput: () => setName(nameInput.value) });
   const botSelects = new Map();
   const chat = createChat({ send: (text) => !!r.conn && r.conn.chat(text) });
+  // Sounds and the tab's your-move marks follow what is on show.
+  const attention = createAttention(game);
+  // A seat remembered before seats named their game learns it here, so
+  // that "my matches" can list it.
+  if (r.seat && !r.seat.game) setSeat(matchID, r.seat, game);
 
   const title = h("h1", { class: "room-title" });
   const subtitle = h("div", { class: "muted small room-id" });
@@ -111,6 +119,7 @@ export function mountRoom(el, game, matchID) {
       actions.push(h("a", { class: "btn" + (actions.length ? "" : " primary"), href: roomPath(game, r.nextMatchID), "data-action": "join-next",
         onclick: (e) => { e.preventDefault(); joinNext(r.nextMatchID); } }, t("room.joinNext")));
     }
+    actions.push(h("a", { class: "btn", href: replayPath(game, matchID), "data-link": true, "data-action": "replay" }, t("replay.open")));
     // Redraw only when what it says changes: the card fades in when it
     // appears, and later states (presence, a bot's seat) must not replay that.
     const key = JSON.stringify([result, !!(you() && r.seat), r.nextMatchID || "", lang()]);
@@ -161,6 +170,8 @@ export function mountRoom(el, game, matchID) {
       host.mount(r.plugin, s.you || null);
     }
     const wait = host.update(s, opts);
+    attention.show(s, opts);
+    if (!opts.sync) sayTimeout(s);
     drawHead(); drawStatus(); drawSeats();
     cancelOver();
     if (s.ctx.gameover && needsWait(wait)) cancelOver = after(wait, () => { if (r.alive) drawOver(); });
@@ -169,9 +180,21 @@ export function mountRoom(el, game, matchID) {
     return wait;
   });
 
+  // A turn the bot played because the seat's clock ran out says so.
+  const sayTimeout = (s) => {
+    const e = s.log && s.log[s.log.length - 1];
+    if (!e || !e.text || !e.text.startsWith("timeout") || r.toldTimeout === s.stateID) return;
+    r.toldTimeout = s.stateID;
+    const i = Number(e.playerID);
+    const p = s.players[i];
+    const name = (p && p.name) || t("room.seatN", { n: i + 1 });
+    toast(t(e.text === "timeout" ? "clock.timeout" : "clock.timeoutLeft", { name }), "info");
+  };
+
   const onState = (raw) => {
     if (!r.alive) return;
     r.raw = raw;
+    setClock(raw.clock);
     const s = localize(raw);
     r.latestState = s;
     if (window.__chaguan) window.__chaguan.latest = s;
@@ -258,7 +281,7 @@ export function mountRoom(el, game, matchID) {
     try {
       const res = await api.join(game, matchID, { playerName: name, playerID: String(i) });
       r.seat = { playerID: res.playerID, credentials: res.playerCredentials, name };
-      setSeat(matchID, r.seat);
+      setSeat(matchID, r.seat, game);
       toast(t("room.joined", { n: Number(res.playerID) + 1 }), "ok");
       connect();
     } catch (e) { toastError(e); }
@@ -302,7 +325,7 @@ export function mountRoom(el, game, matchID) {
     if (wanted !== null && name && !getSeat(nextID)) {
       try {
         const res = await api.join(game, nextID, { playerName: name, playerID: wanted });
-        setSeat(nextID, { playerID: res.playerID, credentials: res.playerCredentials, name });
+        setSeat(nextID, { playerID: res.playerID, credentials: res.playerCredentials, name }, game);
       } catch (e) {
         if (e.status !== 409) toastError(e);
       }
@@ -367,6 +390,8 @@ export function mountRoom(el, game, matchID) {
   return () => {
     r.alive = false;
     pacer.destroy();
+    attention.destroy();
+    setClock(null);
     cancelOver();
     clearTimeout(r.pollTimer);
     offLang();

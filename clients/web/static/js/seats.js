@@ -3,7 +3,9 @@
 // and the seated player's autoplay and leave controls.
 
 import { h } from "./dom.js";
-import { t, botLevel } from "./i18n.js";
+import { t } from "./i18n.js";
+import { botBadges, isLLM, levelLabel } from "./botname.js";
+import { seatClock } from "./clock.js";
 
 /**
  * renderSeats builds the seats card.
@@ -41,7 +43,7 @@ function seatRow(r, p, i, seated) {
     ? h("span", { class: "seat-name" }, p.name)
     : h("span", { class: "seat-name empty" }, t("room.emptySeat"));
   const badges = [];
-  if (p.isBot) badges.push(h("span", { class: "pill" }, t("room.bot") + (p.botLevel ? " · " + botLevel(p.botLevel) : "")));
+  badges.push(...botBadges(p, isLLM(p) && r.current === id && !r.over));
   if (p.autoplay) badges.push(h("span", { class: "pill" }, t("room.autoplay")));
   if (mine) badges.push(h("span", { class: "pill jade" }, t("common.you")));
   const actions = [];
@@ -58,13 +60,14 @@ function seatRow(r, p, i, seated) {
     h("span", { class: "seat-no" }, String(i + 1)),
     h("span", { class: "dot " + (p.name ? (online ? "on" : "off") : "none"), title: dotTitle, "aria-label": dotTitle }),
     h("span", { class: "seat-main" }, name, badges),
+    p.name ? seatClock(i) : null,
     actions.length ? h("span", { class: "seat-actions" }, actions) : null);
 }
 
 /** botSelectFor makes the level chooser for a free seat. */
 export function botSelectFor(levels) {
   const sel = h("select", { class: "input small" },
-    levels.map((b) => h("option", { value: b }, botLevel(b))));
+    levels.map((b) => h("option", { value: b }, levelLabel(b))));
   if (levels.includes("normal")) sel.value = "normal";
   return sel;
 }

@@ -1,9 +1,12 @@
 // store: what the browser remembers in localStorage. A seat is
-// "chaguan:seat:{matchID}" = {playerID, credentials, name}; the player's
-// name is "chaguan:name". Every function survives disabled storage.
+// "chaguan:seat:{matchID}" = {playerID, credentials, name, game, at} (game
+// and at, the time it was taken, feed "my matches"; seats stored before
+// they existed lack them); the player's name is "chaguan:name". Every
+// function survives disabled storage.
 
 const NAME_KEY = "chaguan:name";
-const seatKey = (matchID) => "chaguan:seat:" + matchID;
+const SEAT_PREFIX = "chaguan:seat:";
+const seatKey = (matchID) => SEAT_PREFIX + matchID;
 
 /** getName returns the remembered player name, or "". */
 export function getName() {
@@ -28,13 +31,37 @@ export function getSeat(matchID) {
   return null;
 }
 
-/** setSeat remembers the seat this browser holds in matchID. */
-export function setSeat(matchID, seat) {
+/**
+ * setSeat remembers the seat this browser holds in matchID of game (game
+ * may be omitted when seat.game says it, or when rewriting a seat).
+ */
+export function setSeat(matchID, seat, game) {
+  const old = getSeat(matchID);
   try {
     localStorage.setItem(seatKey(matchID), JSON.stringify({
       playerID: seat.playerID, credentials: seat.credentials, name: seat.name || "",
+      game: game || seat.game || (old && old.game) || "",
+      at: seat.at || (old && old.at) || Date.now(),
     }));
   } catch (_) { /* ignore */ }
+}
+
+/**
+ * listSeats returns every remembered seat as {matchID, playerID,
+ * credentials, name, game, at}, the newest first.
+ */
+export function listSeats() {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (!k || !k.startsWith(SEAT_PREFIX)) continue;
+      const matchID = k.slice(SEAT_PREFIX.length);
+      const s = getSeat(matchID);
+      if (s) out.push({ ...s, matchID, game: s.game || "", at: Number(s.at) || 0 });
+    }
+  } catch (_) { /* disabled storage: none */ }
+  return out.sort((a, b) => b.at - a.at);
 }
 
 /** forgetSeat drops the remembered seat of matchID. */

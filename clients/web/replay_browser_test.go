@@ -1,0 +1,66 @@
+package web_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestReplayPage: a finished match's end card opens its replay; the page
+// opens on the last step, and first / forward / back / last, the arrow
+// keys, the slider and play all move through the steps, each drawn on the
+// game's own board as a spectator saw it.
+func TestReplayPage(t *testing.T) {
+	base := startServer(t)
+	b := StartBrowser(t)
+	ann := b.NewPage("ann")
+	id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
+	takeSeat0(ann, base, "gomoku", id, "Ann")
+	// Ann lets her bot play until the end.
+	ann.Click(`[data-action="autoplay"]`)
+	ann.WaitJSFor("the end card", `!!document.querySelector('.gameover [data-action="replay"]')`, 60e9)
+	total := Eval[int](ann, `window.__chaguan.state.stateID`) - 1
+	ann.Click(`.gameover [data-action="replay"]`)
+	ann.WaitJS("the replay page", fmt.Sprintf(`location.pathname === "/m/gomoku/" + %s + "/replay" && !!window.__chaguanReplay`, jsString(id)))
+	if n := Eval[int](ann, `window.__chaguanReplay.steps`); n != total+1 {
+		ann.Fail("%d steps, want %d", n, total+1)
+	}
+	at := func(what string, n int) {
+		ann.t.Helper()
+		ann.WaitJS(what, fmt.Sprintf(`window.__chaguanReplay.at() === %d && document.querySelector("[data-field=counter]").textContent === "Step %d of %d" &&
+			document.querySelector("[data-field=step]").value === "%d"`, n, n, total, n))
+	}
+	at("opens on the last step", total)
+	ann.WaitText(".room-title", "Gomoku · replay")
+	if n := Eval[int](ann, `document.querySelectorAll("canvas[data-board=gomoku]").length`); n != 1 {
+		ann.Fail("%d gomoku boards on the replay page", n)
+	}
+	ann.Click(`[data-action="first"]`)
+	at("first", 0)
+	ann.Click(`[data-action="forward"]`)
+	at("forward", 1)
+	ann.Do("arrow right", evalVoid(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`))
+	at("arrow right", 2)
+	ann.Do("arrow left", evalVoid(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`))
+	at("arrow left", 1)
+	ann.Click(`[data-action="back"]`)
+	at("back", 0)
+	ann.Do("slider", evalVoid(`(() => { const s = document.querySelector("[data-field=step]"); s.value = "3"; s.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	at("slider", 3)
+	// The board is the spectator's at that step: three stones down, White
+	// to play the fourth.
+	ann.WaitText(".gomoku-status", "White to move · move 4")
+	ann.Click(`[data-action="play"]`)
+	ann.WaitJS("playing", `window.__chaguanReplay.playing() && window.__chaguanReplay.at() > 3`)
+	ann.Click(`[data-action="play"]`)
+	ann.WaitJS("paused", `!window.__chaguanReplay.playing()`)
+	ann.Click(`[data-action="last"]`)
+	at("last", total)
+
+	// In Chinese, and back to the match.
+	ann.Click("#lang-zh")
+	ann.WaitText(".room-title", "五子棋 · 复盘")
+	ann.WaitText("[data-field=counter]", fmt.Sprintf("第 %d / %d 步", total, total))
+	ann.Click(`[data-action="back-match"]`)
+	ann.WaitJS("back in the room", `!!window.__chaguan && window.__chaguan.you === "0"`)
+	ann.NoJSErrors()
+}
