@@ -3,7 +3,8 @@
 // setupOptions rendered as inputs, and "unlisted".
 
 import { h } from "./dom.js";
-import { t, pick, botLevel } from "./i18n.js";
+import { t, pick } from "./i18n.js";
+import { levelLabel } from "./botname.js";
 import { CLOCK_CHOICES } from "./clock.js";
 
 // The usual table size where it is not the smallest one: Gong Zhu is a
@@ -32,7 +33,7 @@ export function createForm(g, { onCreate }) {
   const fillRow = (g.bots || []).length === 0 ? null : h("div", { class: "fill-bots" },
     h("span", { class: "muted small" }, t("create.fillBots")),
     (g.bots || []).map((b) => h("button", { class: "btn small", type: "button", "data-fill": b, onclick: () => fill(b) },
-      t("create.bot", { level: botLevel(b) }))),
+      t("create.bot", { level: levelLabel(b) }))),
     h("button", { class: "btn small", type: "button", "data-fill": "", onclick: () => fill("") }, t("create.person")));
 
   const drawSeats = () => {
@@ -41,7 +42,7 @@ export function createForm(g, { onCreate }) {
     for (let i = 1; i < n; i++) {
       const sel = h("select", { class: "input", "data-seat": String(i), onchange: () => seatChoice.set(i, sel.value) },
         h("option", { value: "" }, t("create.person")),
-        (g.bots || []).map((b) => h("option", { value: b }, t("create.bot", { level: botLevel(b) }))));
+        (g.bots || []).map((b) => h("option", { value: b }, t("create.bot", { level: levelLabel(b) }))));
       sel.value = seatChoice.get(i) || "";
       rows.push(h("label", { class: "seat-choice" }, h("span", null, t("create.seat", { n: i + 1 })), sel));
     }
