@@ -3,6 +3,7 @@ package rooms_test
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -192,6 +193,25 @@ func TestTurnClock(t *testing.T) {
 	}
 	if err := m.Update(ctx, "gomoku", id, rooms.UpdateParams{PlayerID: pid, Credentials: creds, NewName: ptr("A")}); err == nil {
 		t.Fatal("Ann's credentials still work after the seat passed to the bot")
+	}
+
+	// The replay tells the timeouts as the live log did.
+	rp, err := m.Replay(ctx, "gomoku", id, 1, rooms.MaxReplaySteps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, step := range rp.Steps {
+		if step.Log != nil && step.Log.Text != "" {
+			texts = append(texts, step.Log.Text)
+			live := rec.Log[len(rec.Log)-1-int(rec.Seq-step.StateID)]
+			if live.Text != step.Log.Text || live.PlayerID != step.Log.PlayerID {
+				t.Fatalf("state %d: replay logs %+v, live %+v", step.StateID, *step.Log, live)
+			}
+		}
+	}
+	if want := []string{rooms.TimeoutText, rooms.TimeoutText, rooms.TimeoutLeftText}; !reflect.DeepEqual(texts, want) {
+		t.Fatalf("replay's timeout texts %q, want %q", texts, want)
 	}
 }
 
