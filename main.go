@@ -46,6 +46,8 @@ type config struct {
 	wsRate     float64
 	wsBurst    int
 	maxRooms   int     // live rooms per process; beyond it create answers 503
+	maxConns   int     // live WebSockets per process; 0 for no cap
+	maxConnsIP int     // live WebSockets per client address; 0 for no cap
 	lobbyRate  float64 // creates and joins per second per client address
 	lobbyBurst int
 	gnugo      string // GNU Go's binary, "" to look for it, "off"
@@ -90,6 +92,8 @@ func main() {
 	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
 	flag.IntVar(&c.maxRooms, "max-rooms", rooms.DefaultMaxRooms, "live matches this process keeps loaded at most; beyond it create answers 503 unavailable")
+	flag.IntVar(&c.maxConns, "max-conns", 10000, "live WebSockets this process takes at most; past it upgrades answer 503 unavailable (0 for no cap)")
+	flag.IntVar(&c.maxConnsIP, "max-conns-per-ip", 200, "live WebSockets one client address may hold; past it upgrades answer 503 unavailable (0 for no cap)")
 	flag.Float64Var(&c.lobbyRate, "lobby-rate", 2, "creates and joins per second each client address may make (0 for no limit)")
 	flag.IntVar(&c.lobbyBurst, "lobby-burst", 20, "burst of creates and joins each client address may make at once")
 	flag.StringVar(&c.gnugo, "gnugo", os.Getenv("GNUGO"), "GNU Go binary for weiqi's bot level gnugo; empty looks for gnugo on $PATH and in /usr/games, off disables it (env GNUGO)")
@@ -148,7 +152,7 @@ func run(c config) error {
 	h := server.New(server.Config{
 		Rooms: mgr, Assets: web.Assets(), AllowedOrigins: origins, Logger: log,
 		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof,
-		WS:       server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst},
+		WS:       server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst, MaxConns: noCapIfZero(c.maxConns), MaxConnsPerIP: noCapIfZero(c.maxConnsIP)},
 		Throttle: lobbyThrottle(c),
 		LLMTest:  server.LLMTestConfig{Endpoints: llmChecks, Token: os.Getenv("CHAGUAN_OPERATOR_TOKEN")},
 	})
@@ -183,6 +187,15 @@ func run(c config) error {
 	mgr.Close()
 	log.Info("bye")
 	return nil
+}
+
+// noCapIfZero maps a connection-cap flag to server.WSConfig, where zero
+// means the default and a negative value no cap.
+func noCapIfZero(n int) int {
+	if n <= 0 {
+		return -1
+	}
+	return n
 }
 
 // lobbyThrottle is the per-client limit of creates and joins; -lobby-rate

@@ -58,6 +58,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	conns    map[*conn]struct{} // live WebSockets, for draining; guarded by mu
+	perIP    map[string]int     // live and upgrading WebSockets per client key; guarded by mu
+	admitted int                // live and upgrading WebSockets; guarded by mu
 	closing  bool               // guarded by mu
 	stopPing chan struct{}      // closed by Shutdown
 	workers  *workers           // goroutines for connections' writes and reads
@@ -73,7 +75,7 @@ func New(cfg Config) *Server {
 		cfg.Registry = prometheus.NewRegistry()
 	}
 	cfg.WS = cfg.WS.withDefaults()
-	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}, stopPing: make(chan struct{})}
+	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}, perIP: map[string]int{}, stopPing: make(chan struct{})}
 	s.workers = newWorkers(s.stopPing, s.log)
 	s.limiter = newClientLimiter(cfg.Throttle)
 	if cfg.Metrics == nil {
@@ -194,6 +196,13 @@ type WSConfig struct {
 	// Rate and Burst bound client messages per second per connection.
 	Rate  float64 // default 20
 	Burst int     // default 20: with SendBuffer/4 for refusals, a burst never overflows the queue
+	// MaxConns caps the live WebSockets of the process and MaxConnsPerIP
+	// those of one client address (an IPv4 address or an IPv6 /64, as the
+	// lobby throttle counts); upgrades past either are refused with 503
+	// unavailable (ws.go: admit). Zero takes the default (10000, 200); a
+	// negative value turns the cap off.
+	MaxConns      int
+	MaxConnsPerIP int
 }
 
 func (w WSConfig) withDefaults() WSConfig {
@@ -217,6 +226,12 @@ func (w WSConfig) withDefaults() WSConfig {
 	}
 	if w.Burst == 0 {
 		w.Burst = 20
+	}
+	if w.MaxConns == 0 {
+		w.MaxConns = 10000
+	}
+	if w.MaxConnsPerIP == 0 {
+		w.MaxConnsPerIP = 200
 	}
 	return w
 }

@@ -44,8 +44,9 @@ type conn struct {
 	done chan struct{} // closed when the final writer has closed the socket
 	// nc and br are set when the socket can be waited on shallowly
 	// (wsidle.go): the TCP connection gorilla reads and gorilla's buffer.
-	nc *idleConn
-	br *bufio.Reader
+	nc  *idleConn
+	br  *bufio.Reader
+	key string // the client's key (clientKey) for the per-address cap
 
 	mu        sync.Mutex
 	queue     [][]byte // frames waiting for the writer; nil while idle
@@ -160,11 +161,9 @@ func (c *conn) writer() {
 }
 
 func (s *Server) websocket(c echo.Context) error {
-	s.mu.Lock()
-	closing := s.closing
-	s.mu.Unlock()
-	if closing {
-		return s.fail(c, &rooms.Error{Code: protocol.CodeUnavailable, Message: "the server is shutting down"})
+	key := clientKey(c.Request().RemoteAddr)
+	if err := s.admit(key); err != nil {
+		return s.fail(c, err)
 	}
 	// ReadBufferSize 0 makes gorilla read through hw's bufio.Reader.
 	hw := &hijackWriter{ResponseWriter: c.Response(), h: c.Response()}
@@ -179,9 +178,10 @@ func (s *Server) websocket(c echo.Context) error {
 	}
 	ws, err := up.Upgrade(hw, c.Request(), nil)
 	if err != nil {
+		s.release(key)
 		return nil // the upgrader has answered; never touch the response again
 	}
-	cn := &conn{s: s, ws: ws, done: make(chan struct{}), nc: hw.conn, br: hw.br}
+	cn := &conn{s: s, ws: ws, done: make(chan struct{}), nc: hw.conn, br: hw.br, key: key}
 	s.mu.Lock()
 	s.conns[cn] = struct{}{}
 	s.mu.Unlock()
@@ -274,7 +274,40 @@ func (c *conn) finish() {
 	c.s.mu.Lock()
 	delete(c.s.conns, c)
 	c.s.mu.Unlock()
+	c.s.release(c.key)
 	c.s.metrics.conns.Dec()
+}
+
+// admit reserves a connection slot for a WebSocket upgrade from the client
+// key, or refuses it with unavailable when the server is shutting down or
+// the process or that address is at its cap (WSConfig.MaxConns,
+// MaxConnsPerIP). The refusal comes before the upgrade, as a 503 with the
+// lobby's error body. Every admitted slot is released once (release).
+func (s *Server) admit(key string) error {
+	ws := s.cfg.WS
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return &rooms.Error{Code: protocol.CodeUnavailable, Message: "the server is shutting down"}
+	case ws.MaxConns > 0 && s.admitted >= ws.MaxConns:
+		return &rooms.Error{Code: protocol.CodeUnavailable, Message: "this server has as many connections as it takes; try again later"}
+	case ws.MaxConnsPerIP > 0 && s.perIP[key] >= ws.MaxConnsPerIP:
+		return &rooms.Error{Code: protocol.CodeUnavailable, Message: "too many connections from your address; close some and try again"}
+	}
+	s.admitted++
+	s.perIP[key]++
+	return nil
+}
+
+// release frees the slot admit reserved for key.
+func (s *Server) release(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.admitted--
+	if s.perIP[key]--; s.perIP[key] <= 0 {
+		delete(s.perIP, key)
+	}
 }
 
 // session is what a connection keeps between messages after its hello.

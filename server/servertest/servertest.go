@@ -25,8 +25,11 @@ type Options struct {
 	Grace    time.Duration   // default 60 s
 	// IdleUnload is how long an unwatched room stays loaded; default 30 s.
 	IdleUnload time.Duration
-	WS         server.WSConfig
-	Pprof      bool // serve /debug/pprof
+	// WS tunes the WebSockets. Its connection caps (MaxConns,
+	// MaxConnsPerIP) are off unless a test sets them: every test client
+	// comes from one loopback address.
+	WS    server.WSConfig
+	Pprof bool // serve /debug/pprof
 	// Throttle limits creates and joins per client; the zero value turns
 	// it off (tests create many matches from one address).
 	Throttle server.Throttle
@@ -63,6 +66,8 @@ func Start(t testing.TB, o Options) *Server {
 	if o.Throttle == (server.Throttle{}) {
 		o.Throttle.Rate = -1
 	}
+	o.WS.MaxConns = capOrOff(o.WS.MaxConns)
+	o.WS.MaxConnsPerIP = capOrOff(o.WS.MaxConnsPerIP)
 	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players})
 	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof, Throttle: o.Throttle})
 	ts := httptest.NewServer(h)
@@ -74,4 +79,12 @@ func Start(t testing.TB, o Options) *Server {
 		mgr.Close()
 	})
 	return &Server{URL: ts.URL, Rooms: mgr, Store: o.Store, Handler: h}
+}
+
+// capOrOff turns an unset (zero) connection cap off.
+func capOrOff(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
