@@ -76,6 +76,21 @@ func TestMyMatchesAfterReload(t *testing.T) {
 	ann.WaitJS("listed again", `!!`+mineRow(gomoku))
 	ann.WaitJS("the gone matches left the list", `!`+mineRow(left)+` && !`+mineRow("gone-match"))
 
+	// A long name waiting for its move stays inside a phone's screen.
+	long := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2})
+	var seat map[string]any
+	postJSON(t, base, "/games/gomoku/"+long+"/join", map[string]any{"playerName": strings.Repeat("长", 20) + strings.Repeat("W", 20), "playerID": "0"}, &seat)
+	ann.Open(base + "/m/gomoku/" + long + "?lang=en")
+	ann.Click(`[data-action="sit"][data-seat="1"]`)
+	ann.WaitJS("seated", `window.__chaguan && window.__chaguan.you === "1"`)
+	sizePage(ann, 390, 844, true)
+	ann.Open(base + "/?lang=en")
+	ann.WaitJS("waiting for the long name", mineRow(long)+` && `+mineRow(long)+`.textContent.includes("waiting for")`)
+	if w := Eval[int](ann, `document.documentElement.scrollWidth`); w > 390 {
+		ann.Fail("the lobby is %d px wide on a 390 px phone", w)
+	}
+	sizePage(ann, 1280, 800, false)
+
 	// One click goes back in, to the seat.
 	ann.Click(fmt.Sprintf(`.my-matches [data-match=%s] [data-action="resume"]`, jsString(gomoku)))
 	ann.WaitJS("back in the gomoku match", fmt.Sprintf(`location.pathname === "/m/gomoku/" + %s && !!window.__chaguan && window.__chaguan.you === "0"`, jsString(gomoku)))
