@@ -99,10 +99,13 @@ func (v *Viewer) Move(id *int64, name string, args json.RawMessage, stateID *int
 // Sync asks for the full current view.
 func (v *Viewer) Sync() error { return v.post(cmdSync{v: v}) }
 
-// Chat sends a chat line to everyone watching the match.
+// Chat sends a chat line to everyone watching the match, cleaned as names
+// are (no controls, direction overrides or zero-width characters; spaces
+// folded), so a line cannot disguise itself or garble the page.
 func (v *Viewer) Chat(text string) error {
-	if !validChat(text) {
-		return newError(protocol.CodeBadRequest, "chat text must be 1 to %d characters", protocol.MaxChat)
+	text = cleanName(text)
+	if !validChat(text) || !hasVisible(text) {
+		return newError(protocol.CodeBadRequest, "chat text must be 1 to %d characters with something visible", protocol.MaxChat)
 	}
 	return v.post(cmdChat{v: v, text: text})
 }

@@ -193,7 +193,7 @@ func settledSnapshot(t *testing.T, base, id, want string) string {
 // TestHostileTextRelayedAsData: a name and chat of markup and control
 // characters reach the other players as JSON text, with the markup intact
 // (the web client escapes it: clients/web's XSS browser test) and control
-// characters taken out of names; nothing about it reaches a spectator
+// characters taken out of names and chat; nothing about it reaches a spectator
 // beyond what a seated player sees.
 func TestHostileTextRelayedAsData(t *testing.T) {
 	srv := servertest.Start(t, servertest.Options{})
@@ -223,8 +223,11 @@ func TestHostileTextRelayedAsData(t *testing.T) {
 		if err := json.Unmarshal(raw, &c); err != nil {
 			t.Fatal(err)
 		}
-		if c.Text != text || c.Name != hostileName || c.From != evil.id {
-			t.Fatalf("chat %+v, want the text verbatim from %q", c, hostileName)
+		// Markup stays as text; the NUL and the direction override go, as
+		// in names.
+		want := hostileName + "<script>window.__xss=2</script>"
+		if c.Text != want || c.Name != hostileName || c.From != evil.id {
+			t.Fatalf("chat %+v, want %q from %q", c, want, hostileName)
 		}
 		return
 	}
