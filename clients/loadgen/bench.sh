@@ -17,7 +17,7 @@ name=$1; port=$2; shift 2
 out=${OUT:-/tmp/bench}/$name; mkdir -p "$out"
 url=http://127.0.0.1:$port
 chaguan=${CHAGUAN:-/tmp/chaguan}; loadgen=${LOADGEN:-/tmp/loadgen}
-"$chaguan" -addr 127.0.0.1:$port -pprof -log-level warn -ws-rate 1000 -ws-burst 1000 "$@" > "$out/server.log" 2>&1 &
+"$chaguan" -addr 127.0.0.1:$port -pprof -log-level warn -ws-rate 1000 -ws-burst 1000 -lobby-rate 0 -max-conns-per-ip 0 "$@" > "$out/server.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null' EXIT
 for _ in $(seq 50); do curl -sf $url/healthz > /dev/null && break; sleep 0.2; done

@@ -34,8 +34,11 @@ const (
 // (scanFrame), never decoded, except for the rare error frame. Only
 // interrupt and Close may be called from another goroutine.
 type leanConn struct {
-	ws *websocket.Conn
-	me string // the seat's player ID
+	ws   *websocket.Conn
+	me   string    // the seat's player ID; "" for a spectator
+	load *workload // the game played
+	// stateBytes, if not nil, counts the bytes of every state frame read.
+	stateBytes *atomic.Int64
 
 	v      view   // the newest state's view
 	buf    []byte // the last frame read; reused
@@ -58,11 +61,18 @@ type leanConn struct {
 // context.DeadlineExceeded, all wrapped, so errKind counts them as the full
 // client's.
 func dialLean(ctx context.Context, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
-	ws, err := client.DialWebSocket(ctx, baseURL, gameName, matchID)
+	return dialLeanGame(ctx, &gomokuLoad, nil, baseURL, matchID, playerID, credentials)
+}
+
+// dialLeanGame is dialLean for the game of load, counting the bytes of
+// state frames in stateBytes (if not nil) from the first state on. An
+// empty playerID connects a spectator.
+func dialLeanGame(ctx context.Context, load *workload, stateBytes *atomic.Int64, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
+	ws, err := client.DialWebSocket(ctx, baseURL, load.name, matchID)
 	if err != nil {
 		return nil, err
 	}
-	c := &leanConn{ws: ws, me: playerID, buf: make([]byte, 0, 8<<10)}
+	c := &leanConn{ws: ws, me: playerID, load: load, stateBytes: stateBytes, buf: make([]byte, 0, 8<<10)}
 	ws.SetReadLimit(leanReadLimit)
 	ws.SetPingHandler(c.onPing)
 	if err := c.hello(ctx, credentials); err != nil {
@@ -133,9 +143,12 @@ func (c *leanConn) next() (frameKind, *protocol.Error, error) {
 		return frameOther, nil, err
 	}
 	var v view
-	switch scanFrame(c.buf, &v) {
+	switch scanFrameWith(c.buf, &v, c.load.scanG) {
 	case frameState:
 		c.v = v
+		if c.stateBytes != nil {
+			c.stateBytes.Add(int64(len(c.buf)))
+		}
 		return frameState, nil, nil
 	case frameError:
 		var e protocol.Error
@@ -176,20 +189,34 @@ func (c *leanConn) move(wait time.Duration, name string, args ...int) (int64, er
 	return c.nextID, c.write(c.out)
 }
 
+// playView sends the game's move as the view at hand gives it (the first
+// empty point, the first legal card) under a fresh id; ok is false, and
+// nothing is sent, when the view offers no move. The answer is due within
+// wait.
+func (c *leanConn) playView(wait time.Duration) (id int64, ok bool, err error) {
+	b, ok := c.load.appendArgs(appendMoveHead(c.out[:0], c.nextID+1, c.load.move), &c.v)
+	if !ok {
+		return 0, false, nil
+	}
+	c.nextID++
+	c.out = append(b, '}')
+	c.due = time.Now().Add(wait)
+	return c.nextID, true, c.write(c.out)
+}
+
 // appendMove appends the move message to b.
 func appendMove(b []byte, id int64, name string, args ...int) []byte {
+	return append(appendInts(appendMoveHead(b, id, name), args...), '}')
+}
+
+// appendMoveHead appends the move message up to its args:
+// {"type":"move","id":N,"move":"NAME","args":
+func appendMoveHead(b []byte, id int64, name string) []byte {
 	b = append(b, `{"type":"move","id":`...)
 	b = strconv.AppendInt(b, id, 10)
 	b = append(b, `,"move":"`...)
 	b = append(b, name...)
-	b = append(b, `","args":[`...)
-	for i, a := range args {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(a), 10)
-	}
-	return append(b, "]}"...)
+	return append(b, `","args":`...)
 }
 
 // syncMsg is clients/client's sync request.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -11,73 +12,131 @@ import (
 	"github.com/chaguan/chaguan/clients/client"
 )
 
-// leanMatch is a match played by two lean connections.
+// leanMatch is a match played by lean connections: its seats, and the
+// spectators that only read.
 type leanMatch struct {
-	r     *runner
-	seats [2]*leanConn
+	r        *runner
+	seats    []*leanConn
+	watchers []*leanConn
 }
 
-// dialLeanSeats connects both seats of match id with lean connections.
-func (r *runner) dialLeanSeats(ctx context.Context, id string, creds [2]string) (match, error) {
+// dialLeanSeats connects every seat of match id (creds[i] is seat i's),
+// then its spectators, with lean connections. On failure it closes what it
+// opened, having resigned (or abandoned) the match when the game can be
+// resigned.
+func (r *runner) dialLeanSeats(ctx context.Context, id string, creds []string) (match, error) {
 	m := &leanMatch{r: r}
-	for seat := range 2 {
-		c, err := dialLean(ctx, r.cfg.URL, id, strconv.Itoa(seat), creds[seat])
+	load := r.load
+	for seat := range load.viewers() {
+		pid, cred, count := "", "", &r.watcherBytes
+		if seat < load.seats {
+			pid, cred, count = strconv.Itoa(seat), creds[seat], &r.seatBytes
+		}
+		c, err := dialLeanGame(ctx, load, count, r.cfg.URL, id, pid, cred)
 		if err != nil {
-			if seat == 1 {
-				m.seats[0].resign()
-				m.seats[0].Close()
-			} else {
-				r.abandon(id, creds[0])
-			}
+			m.fail(id, creds[0])
 			return nil, err
 		}
-		m.seats[seat] = c
+		if seat < load.seats {
+			m.seats = append(m.seats, c)
+		} else {
+			m.watchers = append(m.watchers, c)
+		}
 	}
 	return m, nil
 }
 
-// play runs both seats, one goroutine each, until the game is over, ctx
-// ends or a seat fails. A seat that stops before the game is over stops
-// the other: at once if the run goes on, else after leanEndGrace, which
-// leaves the seat that notices the end first the time to resign, so that
-// the other reads the game's end and no seat waits for a move that will not
-// come.
-func (m *leanMatch) play(ctx context.Context, out *[2]samples) {
+// fail ends a match whose connections could not all be opened: seat 0
+// resigns (on its own connection if it has one) when the game allows it,
+// and every open connection is closed.
+func (m *leanMatch) fail(id, creds0 string) {
+	if m.r.load.resigns {
+		if len(m.seats) > 0 {
+			m.seats[0].resign()
+		} else {
+			m.r.abandon(id, creds0)
+		}
+	}
+	m.closeAll()
+}
+
+// play runs every seat and spectator, one goroutine each, until the game
+// is over, ctx ends or a seat fails. A seat that stops before the game is
+// over stops the others: at once if the run goes on or the game cannot be
+// resigned, else after leanEndGrace, which leaves the seat that notices the
+// end first the time to resign, so that the others read the game's end and
+// no seat waits for a move that will not come.
+func (m *leanMatch) play(ctx context.Context, out []samples) {
 	pairCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var p pairing
 	var wg sync.WaitGroup
-	for seat := range 2 {
+	run := func(c *leanConn, body func() bool) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := m.seats[seat]
 			stop := context.AfterFunc(pairCtx, func() {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil && m.r.load.resigns {
 					c.interrupt(leanEndGrace)
 				} else {
 					c.interrupt(0)
 				}
 			})
 			defer stop()
-			if !m.r.playLeanSeat(ctx, pairCtx, c, &p, &out[seat], m.r.pacer()) {
+			if !body() {
 				cancel()
 			}
 		}()
 	}
+	for seat, c := range m.seats {
+		run(c, func() bool { return m.r.playLeanSeat(ctx, pairCtx, c, &p, &out[seat], m.r.pacer()) })
+	}
+	for _, c := range m.watchers {
+		run(c, func() bool { return m.r.watchLean(pairCtx, c) })
+	}
 	wg.Wait()
 }
 
-// close closes both seats. If resign (the run has ended) and neither seat
-// has seen the game over or resigned while playing, seat 0 resigns first,
-// as the full client does.
-func (m *leanMatch) close(resign bool) {
-	a, b := m.seats[0], m.seats[1]
-	if resign && !a.v.over && !b.v.over && !a.resigns && !b.resigns {
-		a.resign()
+// watchLean reads a spectator's frames until the game is over (true) or
+// pairCtx ends or the connection fails (false).
+func (r *runner) watchLean(pairCtx context.Context, c *leanConn) bool {
+	for !c.v.over {
+		c.armRead()
+		if _, _, err := c.next(); err != nil {
+			if pairCtx.Err() == nil {
+				r.errs.add("watch/" + readErrKind(err, false, false))
+			}
+			return false
+		}
 	}
-	a.Close()
-	b.Close()
+	return true
+}
+
+// close closes every connection. If resign (the run has ended), the game
+// can be resigned and no seat has seen the game over or resigned while
+// playing, seat 0 resigns first, as the full client does.
+func (m *leanMatch) close(resign bool) {
+	if resign && m.r.load.resigns && !m.endedOrResigned() {
+		m.seats[0].resign()
+	}
+	m.closeAll()
+}
+
+// endedOrResigned reports whether a seat saw the game over or resigned.
+func (m *leanMatch) endedOrResigned() bool {
+	for _, c := range m.seats {
+		if c.v.over || c.resigns {
+			return true
+		}
+	}
+	return false
+}
+
+// closeAll closes every open connection of the match.
+func (m *leanMatch) closeAll() {
+	for _, c := range slices.Concat(m.seats, m.watchers) {
+		c.Close()
+	}
 }
 
 // playLeanSeat plays one seat on its own goroutine, as playSeat does with
@@ -105,7 +164,7 @@ func (r *runner) playLeanSeat(runCtx, pairCtx context.Context, c *leanConn, p *p
 			return true
 		}
 		if pairCtx.Err() != nil {
-			if runCtx.Err() != nil {
+			if runCtx.Err() != nil && r.load.resigns {
 				c.resign()
 			}
 			return false
@@ -117,13 +176,14 @@ func (r *runner) playLeanSeat(runCtx, pairCtx context.Context, c *leanConn, p *p
 			if pace.Wait(pairCtx) != nil { // not timed: the pause is ours
 				continue
 			}
-			if !v.hasEmpty {
-				r.errs.add("no_empty_point")
-				return false
-			}
 			start = time.Now()
 			p.pending.Store(start.UnixNano())
-			id, err := c.move(r.cfg.MoveTimeout, moveName, v.x, v.y)
+			id, ok, err := c.playView(r.cfg.MoveTimeout)
+			if !ok {
+				p.pending.Store(0)
+				r.errs.add(r.load.noMove)
+				return false
+			}
 			if err != nil {
 				p.pending.Store(0)
 				if pairCtx.Err() == nil {

@@ -37,6 +37,10 @@ func TestParseFlags(t *testing.T) {
 		{name: "full client", args: []string{"-client", "full"}},
 		{name: "lean client", args: []string{"-client", "lean"}},
 		{name: "unknown client", args: []string{"-client", "fast"}, wantErr: "-client"},
+		{name: "gongzhu", args: []string{"-game", "gongzhu"}},
+		{name: "gomoku full", args: []string{"-game", "gomoku", "-client", "full"}},
+		{name: "unknown game", args: []string{"-game", "chess"}, wantErr: "-game"},
+		{name: "gongzhu full", args: []string{"-game", "gongzhu", "-client", "full"}, wantErr: "-client lean only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,11 @@
-// Command loadgen drives concurrent Gomoku matches against one Chaguan
-// server over real WebSockets and reports accepted moves per second and the
-// latency from sending a move to its ack and to the opponent's view of it.
+// Command loadgen drives concurrent Gomoku (or, with -game gongzhu, Gong
+// Zhu) matches against one Chaguan server over real WebSockets and reports
+// accepted moves per second and the latency from sending a move to its ack
+// and to the opponent's view of it. With -game gongzhu four lean seats play
+// each match, each the first legal card of its own view, and a spectator
+// watches it, so every move fans out five different views; Gong Zhu never
+// ends, so its matches run until the run does. The lean client also
+// reports the state-frame bytes each viewer read per move.
 //
 //	go run ./clients/loadgen -url http://127.0.0.1:8080 -matches 100 -duration 20s
 //
@@ -31,6 +36,8 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"time"
+
+	"github.com/chaguan/chaguan/clients/soak"
 )
 
 // Bounds of one run.
@@ -61,6 +68,8 @@ type config struct {
 	CPUProfile string
 	// Client is how seats connect: clientLean or clientFull.
 	Client string
+	// Game is the game played (-game): gomoku or gongzhu (workload.go).
+	Game string
 }
 
 // The two ways a seat can connect (-client).
@@ -70,6 +79,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-soak" { // the soak's own flags follow (clients/soak)
+		os.Exit(soak.Main(os.Args[2:], os.Stdout, os.Stderr))
+	}
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -127,6 +139,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.IntVar(&c.SeatBurst, "seat-burst", 15, "burst of the per-seat pacing")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	fs.StringVar(&c.Client, "client", clientLean, "how seats connect: lean (one goroutine per seat, frames scanned) or full (clients/client)")
+	fs.StringVar(&c.Game, "game", gameName, "game to play: gomoku (2 seats) or gongzhu (4 seats and a spectator, lean client only)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -154,6 +167,9 @@ func (c config) check() error {
 	case c.Client != clientLean && c.Client != clientFull:
 		return fmt.Errorf("-client %q: must be %s or %s", c.Client, clientLean, clientFull)
 	}
+	if err := c.checkGame(); err != nil {
+		return err
+	}
 	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("-url %q: want http://host:port", c.URL)
@@ -162,6 +178,16 @@ func (c config) check() error {
 		return fmt.Errorf("-url %q is not a loopback address; pass -allow-remote to load another host", c.URL)
 	}
 	return nil
+}
+
+// checkGame refuses an unknown -game, and -client full for a game other
+// than Gomoku (the full client plays Gomoku only).
+func (c config) checkGame() error {
+	load, err := workloadFor(c.Game)
+	if err == nil && c.Client == clientFull && load != &gomokuLoad {
+		err = fmt.Errorf("-game %s plays with -client %s only", c.Game, clientLean)
+	}
+	return err
 }
 
 // startProfile starts a CPU profile into path and returns its stop.

@@ -22,23 +22,28 @@ const retryPause = 50 * time.Millisecond
 // runner holds what every match worker shares.
 type runner struct {
 	cfg   config
+	load  *workload // the game played (cfg.Game)
 	lobby *client.Lobby
 	hc    *http.Client // for /metrics
 	errs  errorCounts
 	moves atomic.Int64 // accepted moves
 	games atomic.Int64 // matches played to their end
+	// seatBytes and watcherBytes count the bytes of the state frames the
+	// lean client's seats and spectators read.
+	seatBytes, watcherBytes atomic.Int64
 }
 
-// pairing is what the two seats of one match share: when a seat sent its
-// move (Unix ns), cleared by the opponent when it sees its turn.
+// pairing is what the seats of one match share: when a seat sent its
+// move (Unix ns), cleared by the next seat to see its turn.
 type pairing struct {
 	pending atomic.Int64
 }
 
 // match is one match set up and connected by one of the two clients.
 type match interface {
-	// play runs both seats until the game is over, ctx ends or a seat fails.
-	play(ctx context.Context, out *[2]samples)
+	// play runs every seat until the game is over, ctx ends or a seat
+	// fails; out has one entry per seat.
+	play(ctx context.Context, out []samples)
 	// close ends the match's connections; resign (the run has ended) first
 	// resigns the match if it is not over, so that no bot takes over its
 	// seats once the players' grace period ends and loads the server after
@@ -50,7 +55,7 @@ type match interface {
 // waits for a slot in sem and then reports to ready; no seat moves before
 // start is closed, and the first game then waits a random part of one
 // pacing interval.
-func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.WaitGroup, start <-chan struct{}, out *[2]samples) {
+func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.WaitGroup, start <-chan struct{}, out []samples) {
 	first, spread := true, true
 	for ctx.Err() == nil {
 		sem <- struct{}{}
@@ -82,20 +87,20 @@ func (r *runner) worker(ctx context.Context, sem chan struct{}, ready *sync.Wait
 	}
 }
 
-// setup creates a match, joins both seats through the lobby and connects
-// them with the configured client. Its error's text is the error kind to
-// count.
+// setup creates a match, joins every seat through the lobby and connects
+// them (and the spectators) with the configured client. Its error's text
+// is the error kind to count.
 func (r *runner) setup(ctx context.Context) (match, error) {
-	id, err := r.lobby.Create(ctx, gameName, protocol.CreateRequest{NumPlayers: 2, Unlisted: true})
+	id, err := r.lobby.Create(ctx, r.load.name, protocol.CreateRequest{NumPlayers: r.load.seats, Unlisted: true})
 	if err != nil {
 		return nil, errors.New(errKind("create", err))
 	}
-	var creds [2]string
-	for seat := range 2 {
+	creds := make([]string, r.load.seats)
+	for seat := range creds {
 		pid := strconv.Itoa(seat)
-		j, err := r.lobby.Join(ctx, gameName, id, protocol.JoinRequest{PlayerName: "load" + pid, PlayerID: &pid})
+		j, err := r.lobby.Join(ctx, r.load.name, id, protocol.JoinRequest{PlayerName: "load" + pid, PlayerID: &pid})
 		if err != nil {
-			if seat == 1 { // it may have been seated all the same
+			if seat > 0 && r.load.resigns { // a full match may have started all the same
 				r.abandon(id, creds[0])
 			}
 			return nil, errors.New(errKind("join", err))
@@ -141,7 +146,7 @@ type fullMatch struct {
 }
 
 // dialFull connects both seats of match id with clients/client.
-func (r *runner) dialFull(ctx context.Context, id string, creds [2]string) (match, error) {
+func (r *runner) dialFull(ctx context.Context, id string, creds []string) (match, error) {
 	m := &fullMatch{r: r}
 	for seat := range 2 {
 		c, err := client.Dial(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat])
@@ -170,7 +175,7 @@ func (m *fullMatch) close(resignFirst bool) {
 }
 
 // play runs both seats of one match until it ends, ctx ends or a seat fails.
-func (m *fullMatch) play(ctx context.Context, out *[2]samples) {
+func (m *fullMatch) play(ctx context.Context, out []samples) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var p pairing

@@ -30,16 +30,23 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server at %s: %w", cfg.URL, err)
 	}
-	if !slices.Contains(names, gameName) {
-		return nil, fmt.Errorf("server at %s has no %s (games: %v)", cfg.URL, gameName, names)
+	load, _ := workloadFor(cfg.Game) // cfg.check refused an unknown game
+	need := []string{load.name}
+	if cfg.Idle > 0 {
+		need = append(need, gameName) // idle spectators watch a Gomoku match
 	}
-	rep := &report{URL: cfg.URL, Client: cfg.Client, Matches: cfg.Matches}
+	for _, g := range need {
+		if !slices.Contains(names, g) {
+			return nil, fmt.Errorf("server at %s has no %s (games: %v)", cfg.URL, g, names)
+		}
+	}
+	rep := &report{URL: cfg.URL, Game: load.name, Client: cfg.Client, Matches: cfg.Matches}
 	if cfg.Idle > 0 {
 		idle, conns := openIdle(ctx, cfg, lobby, hc)
 		rep.Idle = idle
 		defer closeAll(conns)
 	}
-	r := &runner{cfg: cfg, lobby: lobby, hc: hc}
+	r := &runner{cfg: cfg, load: load, lobby: lobby, hc: hc}
 	r.playFor(ctx, rep, progress)
 	return rep, nil
 }
@@ -52,19 +59,21 @@ func (r *runner) playFor(ctx context.Context, rep *report, progress io.Writer) {
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
 	sem := make(chan struct{}, r.cfg.SetupLimit)
-	all := make([][2]samples, r.cfg.Matches)
+	all := make([][]samples, r.cfg.Matches)
 	setupBegin := time.Now()
 	for i := range all {
+		all[i] = make([]samples, r.load.seats)
 		ready.Add(1)
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			r.worker(playCtx, sem, &ready, start, &all[i])
+			r.worker(playCtx, sem, &ready, start, all[i])
 		}()
 	}
 	ready.Wait()
 	rep.SetupMs = ms(time.Since(setupBegin))
 	cpu0 := markCPU(ctx, r.hc, r.cfg.URL)
+	bytes0 := r.markBytes()
 	begin := time.Now()
 	close(start)
 	r.tick(ctx, begin, rep, progress)
@@ -72,6 +81,7 @@ func (r *runner) playFor(ctx context.Context, rep *report, progress io.Writer) {
 	rep.Moves = r.moves.Load()
 	rep.Games = r.games.Load()
 	rep.CPU = markCPU(ctx, r.hc, r.cfg.URL).since(cpu0, rep.Moves)
+	rep.Bytes = r.markBytes().since(bytes0, rep.Moves, r.load)
 	stop()
 	done.Wait()
 	if rep.Seconds > 0 {
@@ -121,4 +131,27 @@ func closeAll(conns []*client.Conn) {
 		go func() { defer wg.Done(); c.Close() }()
 	}
 	wg.Wait()
+}
+
+// bytesMark is a reading of the state bytes the lean seats and
+// spectators have read.
+type bytesMark struct{ seats, watchers int64 }
+
+func (r *runner) markBytes() bytesMark {
+	return bytesMark{seats: r.seatBytes.Load(), watchers: r.watcherBytes.Load()}
+}
+
+// since returns the state bytes read between from and m per viewer per
+// accepted move, or nil when none were counted (the full client).
+func (m bytesMark) since(from bytesMark, moves int64, load *workload) *bytesReport {
+	seats, watchers := m.seats-from.seats, m.watchers-from.watchers
+	if seats == 0 || moves == 0 {
+		return nil
+	}
+	r := &bytesReport{SeatPerMove: float64(seats) / float64(moves) / float64(load.seats)}
+	if load.watchers > 0 {
+		r.SpectatorPerMove = float64(watchers) / float64(moves) / float64(load.watchers)
+	}
+	r.ViewerPerMove = float64(seats+watchers) / float64(moves) / float64(load.viewers())
+	return r
 }

@@ -28,14 +28,18 @@ type view struct {
 	over     bool   // ctx.gameover is present and not null
 	x, y     int    // the first empty point of G.board, row by row; valid when hasEmpty
 	hasEmpty bool
+	card     string // Gong Zhu: the first card of the seat's legal list; "" for none
 }
 
-// scanFrame returns the kind of frame b and, for a state, fills v (which
-// it clears first). It stops reading a state once it has seen "G" and
-// "ctx": "stateID" and "ack" come before "G" in protocol.State's field
+// scanFrame is scanFrameWith for Gomoku's board.
+func scanFrame(b []byte, v *view) frameKind { return scanFrameWith(b, v, scanBoard) }
+
+// scanFrameWith returns the kind of frame b and, for a state, fills v
+// (which it clears first), reading "G" with scanG. It stops reading a
+// state once it has seen "G" and "ctx": "stateID" and "ack" come before "G" in protocol.State's field
 // order, which the server's encoder (rooms frame.encode) keeps. A state
 // frame that cannot be walked, or lacks "ctx", is frameOther.
-func scanFrame(b []byte, v *view) frameKind {
+func scanFrameWith(b []byte, v *view, scanG func(g []byte, v *view)) frameKind {
 	*v = view{}
 	it := members{b: b}
 	kind := frameOther
@@ -61,7 +65,7 @@ func scanFrame(b []byte, v *view) frameKind {
 			v.ack, v.hasAck = parseInt(val)
 		case "G":
 			seenG = true
-			scanBoard(val, v)
+			scanG(val, v)
 		case "ctx":
 			seenCtx = true
 			if !scanCtx(val, v) {
@@ -101,35 +105,41 @@ func scanCtx(val []byte, v *view) bool {
 // row-major order: x is its column, y its row. Anything else in G is
 // skipped, and the walk stops at the board.
 func scanBoard(g []byte, v *view) {
-	it := members{b: g}
+	val, ok := member(g, "board")
+	// val is ["row0","row1",…]; rows hold '.', 'B', 'W' (no escapes).
+	if !ok || val[0] != '[' {
+		return
+	}
+	i := skipSpace(val, 1)
+	for y := 0; i < len(val) && val[i] == '"'; y++ {
+		end := skipString(val, i)
+		if end < 0 {
+			return
+		}
+		if x := bytes.IndexByte(val[i+1:end-1], '.'); x >= 0 {
+			v.x, v.y, v.hasEmpty = x, y, true
+			return
+		}
+		i = skipSpace(val, end)
+		if i < len(val) && val[i] == ',' {
+			i = skipSpace(val, i+1)
+		}
+	}
+}
+
+// member returns the raw value of the first member named name of the
+// JSON object obj; false if there is none or the walk fails before it.
+// Members after it are not read.
+func member(obj []byte, name string) ([]byte, bool) {
+	it := members{b: obj}
 	for {
 		key, val, ok := it.next()
 		if !ok {
-			return
+			return nil, false
 		}
-		if string(key) != "board" {
-			continue
+		if string(key) == name {
+			return val, true
 		}
-		// val is ["row0","row1",…]; rows hold '.', 'B', 'W' (no escapes).
-		if val[0] != '[' {
-			return
-		}
-		i := skipSpace(val, 1)
-		for y := 0; i < len(val) && val[i] == '"'; y++ {
-			end := skipString(val, i)
-			if end < 0 {
-				return
-			}
-			if x := bytes.IndexByte(val[i+1:end-1], '.'); x >= 0 {
-				v.x, v.y, v.hasEmpty = x, y, true
-				return
-			}
-			i = skipSpace(val, end)
-			if i < len(val) && val[i] == ',' {
-				i = skipSpace(val, i+1)
-			}
-		}
-		return
 	}
 }
 

@@ -144,3 +144,46 @@ func runFor(t *testing.T, url string, args ...string) *report {
 	}
 	return rep
 }
+
+// TestSmokeGongzhu runs -game gongzhu against a real server for about a
+// second with two matches: four lean seats each play legal cards their
+// own view offers, a spectator per match reads every move, and the
+// server's records show the cards played.
+func TestSmokeGongzhu(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	rep := runFor(t, srv.URL, "-matches", "2", "-duration", "1s", "-game", "gongzhu")
+	var out bytes.Buffer
+	rep.writeText(&out)
+	t.Logf("report:\n%s", out.String())
+	if rep.Game != "gongzhu" || !strings.Contains(out.String(), "game=gongzhu") {
+		t.Errorf("report names game %q", rep.Game)
+	}
+	// Four seats, and a trick passes the turn to its taker: more than a
+	// trick's worth of moves means every seat has played.
+	if rep.Moves < 8 || rep.Ack.Count < rep.Moves || rep.Opponent.Count == 0 {
+		t.Fatalf("too few moves acked or seen: moves=%d ack=%+v opp=%+v", rep.Moves, rep.Ack, rep.Opponent)
+	}
+	if n := total(rep.Errors); n != 0 {
+		t.Fatalf("errors against a healthy server: %v", rep.Errors)
+	}
+	if b := rep.Bytes; b == nil || b.SeatPerMove <= 0 || b.SpectatorPerMove <= 0 {
+		t.Fatalf("state bytes per viewer not counted: %+v", rep.Bytes)
+	}
+	if rep.Games != 0 {
+		t.Errorf("%d Gong Zhu games counted as ended; Gong Zhu never ends", rep.Games)
+	}
+	recs, err := srv.Store.List(context.Background(), "gongzhu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states int64
+	for _, rec := range recs {
+		if len(rec.Seats) != 4 {
+			t.Errorf("match %s has %d seats, want 4", rec.ID, len(rec.Seats))
+		}
+		states += rec.StateID
+	}
+	if len(recs) == 0 || states < rep.Moves {
+		t.Fatalf("%d Gong Zhu records at %d states in all, want at least the %d moves acked", len(recs), states, rep.Moves)
+	}
+}

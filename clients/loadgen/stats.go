@@ -76,6 +76,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // report is the run's result, printed as text or JSON.
 type report struct {
 	URL         string           `json:"url"`
+	Game        string           `json:"game"`   // -game
 	Client      string           `json:"client"` // -client: lean or full
 	Matches     int              `json:"matches"`
 	Seconds     float64          `json:"seconds"`
@@ -89,6 +90,16 @@ type report struct {
 	PerSecond   []int64          `json:"perSecond"` // accepted moves in each second
 	Idle        *idleReport      `json:"idle,omitempty"`
 	CPU         *cpuReport       `json:"cpu,omitempty"`
+	Bytes       *bytesReport     `json:"bytes,omitempty"` // lean client only
+}
+
+// bytesReport is the state-frame payload each viewer read per accepted
+// move in the measured window (WebSocket framing not counted): every move
+// sends each seat and spectator of its match one state.
+type bytesReport struct {
+	SeatPerMove      float64 `json:"seatPerMove"`                // mean over the seats
+	SpectatorPerMove float64 `json:"spectatorPerMove,omitempty"` // mean over the spectators
+	ViewerPerMove    float64 `json:"viewerPerMove"`              // mean over every connection
 }
 
 func (r *report) writeText(w io.Writer) {
@@ -102,8 +113,11 @@ func (r *report) writeText(w io.Writer) {
 		fmt.Fprintf(w, "cpu: server %.2fs (%.0f µs/move), loadgen %.2fs (%.0f µs/move)\n",
 			c.ServerSeconds, c.ServerPerMoveUs, c.ClientSeconds, c.ClientPerMoveUs)
 	}
-	fmt.Fprintf(w, "summary: matches=%d seconds=%.1f moves=%d moves/s=%.0f games=%d ack_p50=%.3fms ack_p99=%.3fms opp_p99=%.3fms errors=%d\n",
-		r.Matches, r.Seconds, r.Moves, r.MovesPerSec, r.Games, r.Ack.P50, r.Ack.P99, r.Opponent.P99, total(r.Errors))
+	if b := r.Bytes; b != nil {
+		fmt.Fprintf(w, "state bytes per viewer per move: %.0f (seat %.0f, spectator %.0f)\n", b.ViewerPerMove, b.SeatPerMove, b.SpectatorPerMove)
+	}
+	fmt.Fprintf(w, "summary: matches=%d seconds=%.1f moves=%d moves/s=%.0f games=%d ack_p50=%.3fms ack_p99=%.3fms opp_p99=%.3fms errors=%d game=%s\n",
+		r.Matches, r.Seconds, r.Moves, r.MovesPerSec, r.Games, r.Ack.P50, r.Ack.P99, r.Opponent.P99, total(r.Errors), r.Game)
 }
 
 func (l latency) String() string {
