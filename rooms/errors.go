@@ -61,7 +61,8 @@ func AsError(err error) *Error {
 	case errors.Is(err, ErrConflict):
 		return &Error{Code: protocol.CodeConflict, Message: "the match changed meanwhile; try again", cause: err}
 	case errors.Is(err, ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return &Error{Code: protocol.CodeUnavailable, Message: "storage is unavailable; try again in a moment", cause: err}
+		return &Error{Code: protocol.CodeUnavailable, Message: "storage is unavailable; try again in a moment",
+			MessageZh: "存储暂时不可用，请稍后再试", cause: err}
 	}
 	return &Error{Code: protocol.CodeInternal, Message: "internal error", cause: err}
 }

@@ -82,16 +82,15 @@ func (r *room) run() {
 		case cmd := <-r.inbox:
 			r.safely(cmd)
 		case ev := <-r.events:
-			r.onEvent(ev)
+			r.safely(ev)
 		case <-r.botC:
 			r.botC = nil
-			r.fireBot()
+			r.safely(botTimer{})
 		case res := <-r.results:
 			r.safely(res)
 		case <-r.liveC:
 			r.liveC = nil
-			r.checkHolders()
-			r.armLiveCheck(false)
+			r.safely(liveTimer{})
 		case <-r.idleC:
 			r.idleC = nil
 			if r.idleNow() && r.tryExit() {
@@ -102,20 +101,36 @@ func (r *room) run() {
 	}
 }
 
+// Timer-driven work of run, handled through safely like commands.
+type (
+	botTimer  struct{} // the bot's timer fired: fireBot
+	liveTimer struct{} // the liveness check's timer fired: checkHolders
+)
+
 // load subscribes first, then reads, so no update falls between the two.
-func (r *room) load() error {
+// A panic in the game's code (loading the state, its status) fails the
+// load with an internal error instead of killing the process.
+func (r *room) load() (err error) {
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
 	events, unsub, err := r.m.cfg.Store.Subscribe(r.m.ctx, r.id)
 	if err != nil {
 		return AsError(err)
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Error("panic loading room", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = newError(protocol.CodeInternal, "internal error")
+		}
+		if err != nil {
+			unsub()
+		}
+	}()
 	rec, err := r.m.cfg.Store.Get(ctx, r.id)
 	if err == nil {
 		err = r.adopt(rec)
 	}
 	if err != nil {
-		unsub()
 		return AsError(err)
 	}
 	r.events, r.unsub = events, unsub
@@ -211,9 +226,10 @@ func (r *room) armIdle() {
 	}
 }
 
-// safely handles one command; a panic (in game code, most likely) is
-// logged and answered with an internal error instead of killing the
-// process. The state is unchanged because games never mutate their input.
+// safely handles one command, store event or timer; a panic (in game code,
+// most likely) is logged and answered with an internal error (to every
+// viewer when no one viewer asked) instead of killing the process. The
+// state is unchanged because games never mutate their input.
 func (r *room) safely(cmd any) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -226,10 +242,22 @@ func (r *room) safely(cmd any) {
 				c.reply <- internal
 			case botResult:
 				r.botBusy, r.botFailed = false, r.rec.StateID
+			case botTimer:
+				r.botBusy, r.botFailed = false, r.rec.StateID
+				r.tellViewers(internal)
+			case Event, liveTimer: // a change this room cannot show
+				r.tellViewers(internal)
 			}
 		}
 	}()
 	switch c := cmd.(type) {
+	case Event:
+		r.onEvent(c)
+	case botTimer:
+		r.fireBot()
+	case liveTimer:
+		r.checkHolders()
+		r.armLiveCheck(false)
 	case cmdRecord:
 		if c.rec.StateID > r.rec.StateID {
 			r.adoptAndBroadcast(c.rec)
@@ -262,6 +290,13 @@ func (r *room) safely(cmd any) {
 	}
 }
 
+// tellViewers sends every viewer the error e.
+func (r *room) tellViewers(e *Error) {
+	for v := range r.viewers {
+		r.sendError(v, e, nil)
+	}
+}
+
 // onEvent adopts a record newer than the room's, from the event or, for a
 // notice, from the store; the echo of the room's own write is skipped
 // before anything is decoded or read.
@@ -285,7 +320,10 @@ func (r *room) onEvent(ev Event) {
 	case ev.Chat != nil:
 		b := mustMarshal(ev.Chat)
 		for v := range r.viewers {
-			r.send(v, b)
+			// A viewer whose queue a burst of chat fills misses that line
+			// but stays: only a state or an answer that finds no room
+			// marks a viewer as too slow (send).
+			v.sink.Send(b)
 		}
 	}
 }

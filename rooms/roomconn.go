@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -176,11 +177,26 @@ func (r *room) commit(nr *Record, next games.State) error {
 		moves: r.wire.movesJSON(nr), movesOf: nr.Moves}
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
-	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil {
+	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil && !r.landed(ctx, nr, err) {
 		return err
 	}
 	r.rec, r.st, r.changed = nr, next, r.m.now()
 	return nil
+}
+
+// landed reports whether nr, whose write failed with a conflict, was
+// stored all the same: Redis may apply a write and then lose the
+// connection before it answers (it restarted, say); the client sends the
+// write again, and the compare-and-set then finds this very record in
+// place. Without this check the mover is refused (not your turn) for a
+// move that was made.
+func (r *room) landed(ctx context.Context, nr *Record, err error) bool {
+	if !errors.Is(err, ErrConflict) {
+		return false
+	}
+	cur, gerr := r.m.cfg.Store.Get(ctx, r.id)
+	return gerr == nil && cur.StateID == nr.StateID && cur.Seq == nr.Seq &&
+		cur.UpdatedAt == nr.UpdatedAt && bytes.Equal(cur.State, nr.State)
 }
 
 // reload re-reads the record and, if it is newer, adopts it and shows it
