@@ -37,6 +37,7 @@ import (
 type config struct {
 	addr       string
 	redisURL   string
+	cluster    bool // -redis names a Redis Cluster even with one address
 	origins    string
 	pprof      bool
 	logLevel   string
@@ -82,7 +83,8 @@ func main() {
 	}
 	var c config
 	flag.StringVar(&c.addr, "addr", envOr("ADDR", ":8080"), "listen address (env ADDR)")
-	flag.StringVar(&c.redisURL, "redis", os.Getenv("REDIS_URL"), "Redis URL, e.g. redis://127.0.0.1:6379/0; empty for the in-memory store (env REDIS_URL)")
+	flag.StringVar(&c.redisURL, "redis", os.Getenv("REDIS_URL"), "Redis URL, e.g. redis://127.0.0.1:6379/0, or a Redis Cluster's, redis://host1:port1?addr=host2:port2&addr=host3:port3 (more than one address means a cluster); empty for the in-memory store (env REDIS_URL)")
+	flag.BoolVar(&c.cluster, "redis-cluster", os.Getenv("REDIS_CLUSTER") != "", "-redis names a Redis Cluster even with one address (env REDIS_CLUSTER)")
 	flag.StringVar(&c.origins, "origins", os.Getenv("ALLOWED_ORIGINS"), "comma-separated extra origins allowed to open WebSockets (env ALLOWED_ORIGINS)")
 	flag.BoolVar(&c.pprof, "pprof", false, "serve net/http/pprof under /debug/pprof")
 	flag.StringVar(&c.logLevel, "log-level", envOr("LOG_LEVEL", "info"), "debug, info, warn or error (env LOG_LEVEL)")

@@ -46,7 +46,7 @@ type Config struct {
 	MaxRooms int
 	// Liveness tells which processes sharing the store are running; by
 	// default what the Store's Liveness method returns, when it has one
-	// (the Redis store, but for a cluster).
+	// (the Redis store, on one server or a cluster).
 	Liveness Liveness
 	// Players registers bot levels whose decisions need I/O, by game name
 	// then level name (e.g. "weiqi" → "gnugo"). They are offered after the

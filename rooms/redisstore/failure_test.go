@@ -101,7 +101,9 @@ func TestOutage(t *testing.T) {
 	if err := m.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	delivers(t, s, events, "the restart")
+	if !delivers(t, s, events, "the restart") {
+		t.Error("no resync event before the first event after the restart")
+	}
 }
 
 // TestPubSubKilled kills the store's pub/sub connections on a real server
@@ -144,7 +146,9 @@ func TestPubSubKilled(t *testing.T) {
 	if killed != 2 {
 		t.Fatalf("found %d pub/sub connections named %s, want 2 (events, liveness):\n%s", killed, prefix, list)
 	}
-	delivers(t, s, events, "the kill")
+	if !delivers(t, s, events, "the kill") {
+		t.Error("no resync event before the first event after the kill")
+	}
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		alive, err := s.Alive(ctx, []string{s.ProcessID()})
 		if err == nil && alive[s.ProcessID()] {
@@ -173,8 +177,10 @@ func subscribed(t *testing.T, s rooms.Store) (*rooms.Record, <-chan rooms.Event)
 }
 
 // delivers updates m1 until an event reaches events: the ones made before
-// go-redis re-subscribed after the failure are lost to the subscriber.
-func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after string) {
+// go-redis re-subscribed after the failure are lost to the subscriber. It
+// reports whether a resync event came first (it must, after a failure:
+// TestResyncAfterRestart).
+func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after string) (resynced bool) {
 	t.Helper()
 	ctx := context.Background()
 	deadline := time.Now().Add(30 * time.Second)
@@ -187,13 +193,20 @@ func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after stri
 		if err := s.Update(ctx, next, rec.StateID); err != nil {
 			t.Fatalf("Update after %s: %v", after, err)
 		}
-		select {
-		case ev := <-events:
-			if ev.Version() == 0 || ev.Version() > next.StateID {
-				t.Fatalf("after %s got %+v", after, ev)
+		for waiting := true; waiting; {
+			select {
+			case ev := <-events:
+				if ev.Resync {
+					resynced = true
+					continue
+				}
+				if ev.Version() == 0 || ev.Version() > next.StateID {
+					t.Fatalf("after %s got %+v", after, ev)
+				}
+				return resynced
+			case <-time.After(200 * time.Millisecond):
+				waiting = false
 			}
-			return
-		case <-time.After(200 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no event within 30 s of %s: the subscription was not re-made", after)

@@ -12,9 +12,11 @@ import (
 // TestLiveness: each store has its own process ID; another store on the
 // same Redis sees it alive while it is open and gone once it closed; an ID
 // nobody has is not alive.
-func TestLiveness(t *testing.T) {
+func TestLiveness(t *testing.T) { testLiveness(t, redistest.URL(t)) }
+
+// testLiveness is TestLiveness on the server or cluster at url.
+func testLiveness(t *testing.T, url string) {
 	ctx := context.Background()
-	url := redistest.URL(t)
 	prefix := redistest.Prefix(t, url)
 	a := open(t, redisstore.Options{URL: url, Prefix: prefix})
 	b, err := redisstore.New(ctx, redisstore.Options{URL: url, Prefix: prefix})

@@ -33,28 +33,51 @@ const workerQueue = 256
 // dispatcher PINGs it (go-redis's own default is 3 s).
 const healthEvery = 3 * time.Second
 
-// hub is a store's one pub/sub connection, shared by all its subscribers:
-// a Redis channel is subscribed while at least one local subscriber wants
-// it, and one dispatcher goroutine fans each message out to them. go-redis
-// re-subscribes every channel after a reconnect; events published while the
-// connection was down are lost (subscribers re-read with Get).
+// hub is a store's pub/sub connections, shared by all its subscribers: a
+// Redis channel is subscribed while at least one local subscriber wants it,
+// and one dispatcher goroutine per connection fans each message out to
+// them. On one Redis server there is one connection, for every channel. On
+// a Redis Cluster the hub uses sharded pub/sub (SSUBSCRIBE, SPUBLISH in the
+// scripts) and one connection per hash slot in use, opened for the slot's
+// first channel and closed with its last: Redis refuses an SSUBSCRIBE
+// naming channels of several slots, which is what go-redis sends to
+// subscribe a connection's channels again after a reconnect, and the
+// connection must go to the node serving its slot, which a failover
+// changes.
+//
+// go-redis re-subscribes every channel after a reconnect; events published
+// while the connection was down are lost. Redis confirms each channel
+// subscribed again as it confirmed its first subscription, so a second
+// confirmation of a channel means a new connection: the hub then sends its
+// subscribers a resync event (rooms.Event.Resync), and they re-read with
+// Get, which gives every record they were not told of.
 type hub struct {
-	c      redis.UniversalClient
-	buffer int
+	c       redis.UniversalClient
+	cluster *redis.ClusterClient // c on a Redis Cluster, else nil
+	buffer  int
 
 	// cmdMu orders SUBSCRIBE and UNSUBSCRIBE commands with the changes of
 	// chans that call for them, so a channel is never left unsubscribed
 	// while it has subscribers. Taken before mu.
 	cmdMu sync.Mutex
 
-	mu     sync.Mutex // guards the fields below
-	ps     *redis.PubSub
-	chans  map[string]map[*subscriber]struct{} // by Redis channel name
-	acks   map[string]chan struct{}            // PING payload → its waiter
-	nextID uint64                              // numbers PING payloads
-	closed bool
-	quit   chan struct{} // closed by close: stops the dispatcher's waits
-	done   chan struct{} // closed when the dispatcher exits
+	mu    sync.Mutex                          // guards the fields below
+	conns map[int]*psConn                     // by hash slot on a cluster; the one at 0 otherwise
+	chans map[string]map[*subscriber]struct{} // by Redis channel name
+	// confirmed holds the channels in chans whose subscription Redis has
+	// confirmed at least once (see resubscribed).
+	confirmed map[string]bool
+	acks      map[string]chan struct{} // PING payload → its waiter
+	nextID    uint64                   // numbers PING payloads
+	closed    bool
+	quit      chan struct{} // closed by close: stops the dispatchers' waits
+}
+
+// psConn is one pub/sub connection of the hub.
+type psConn struct {
+	ps    *redis.PubSub
+	chans int           // how many Redis channels it carries
+	done  chan struct{} // closed when its dispatcher exits; nil until it starts
 }
 
 // subscriber is one Subscribe call. Its channel is sent to and closed only
@@ -68,13 +91,18 @@ type subscriber struct {
 // held, as every send is.
 func (sub *subscriber) full() bool { return len(sub.ch) == cap(sub.ch) }
 
-func newHub(c redis.UniversalClient, buffer int) *hub {
+// newHub makes the hub of a store on c; cluster is c when it is a Redis
+// Cluster client, else nil.
+func newHub(c redis.UniversalClient, buffer int, cluster *redis.ClusterClient) *hub {
 	return &hub{
-		c:      c,
-		buffer: buffer,
-		chans:  make(map[string]map[*subscriber]struct{}),
-		acks:   make(map[string]chan struct{}),
-		quit:   make(chan struct{}),
+		c:         c,
+		cluster:   cluster,
+		buffer:    buffer,
+		conns:     make(map[int]*psConn),
+		chans:     make(map[string]map[*subscriber]struct{}),
+		confirmed: make(map[string]bool),
+		acks:      make(map[string]chan struct{}),
+		quit:      make(chan struct{}),
 	}
 }
 
@@ -105,11 +133,6 @@ func (h *hub) subscribe(ctx context.Context, name string) (<-chan rooms.Event, f
 		h.cmdMu.Unlock()
 		return nil, nil, errClosed
 	}
-	if h.ps == nil {
-		h.ps = h.c.Subscribe(context.Background())
-		h.done = make(chan struct{})
-		go h.dispatch(h.ps, h.done)
-	}
 	subs := h.chans[name]
 	first := subs == nil
 	if first {
@@ -120,12 +143,8 @@ func (h *hub) subscribe(ctx context.Context, name string) (<-chan rooms.Event, f
 	h.nextID++
 	token := "chaguan-subscribed-" + strconv.FormatUint(h.nextID, 10)
 	h.acks[token] = ack
-	ps := h.ps
 	h.mu.Unlock()
-	var err error
-	if first {
-		err = ps.Subscribe(ctx, name)
-	}
+	ps, err := h.subscribeChannel(ctx, name, first)
 	h.cmdMu.Unlock()
 	// The PONG comes back after Redis has processed every command sent
 	// before the PING on this connection, the SUBSCRIBE among them.
@@ -160,8 +179,64 @@ func (h *hub) subscribe(ctx context.Context, name string) (<-chan rooms.Event, f
 	return sub.ch, func() { stop(); unsub() }, nil
 }
 
+// slotOf is the key of the connection carrying Redis channel name: its
+// hash slot on a cluster, else 0.
+func (h *hub) slotOf(name string) int {
+	if h.cluster == nil {
+		return 0
+	}
+	return Slot(name)
+}
+
+// subscribeChannel returns the connection carrying Redis channel name,
+// opening it if needed, and subscribes the channel there when first is
+// set (its first local subscriber). A new connection's dispatcher starts
+// after the first SUBSCRIBE or SSUBSCRIBE, so that on a cluster go-redis
+// connects to the node serving the channel's slot. Called with cmdMu held.
+func (h *hub) subscribeChannel(ctx context.Context, name string, first bool) (*redis.PubSub, error) {
+	slot := h.slotOf(name)
+	h.mu.Lock()
+	pc := h.conns[slot]
+	fresh := pc == nil
+	if fresh {
+		pc = &psConn{}
+		if h.cluster != nil {
+			pc.ps = h.cluster.SSubscribe(context.Background())
+		} else {
+			pc.ps = h.c.Subscribe(context.Background())
+		}
+		h.conns[slot] = pc
+	}
+	if first {
+		pc.chans++
+	}
+	h.mu.Unlock()
+	var err error
+	switch {
+	case !first:
+	case h.cluster != nil:
+		err = pc.ps.SSubscribe(ctx, name)
+	default:
+		err = pc.ps.Subscribe(ctx, name)
+	}
+	if fresh {
+		h.mu.Lock()
+		if !h.closed {
+			workers := runtime.GOMAXPROCS(0)
+			if h.cluster != nil {
+				workers = 1 // a slot carries few matches
+			}
+			pc.done = make(chan struct{})
+			go h.dispatch(pc.ps, pc.done, workers)
+		}
+		h.mu.Unlock()
+	}
+	return pc.ps, err
+}
+
 // unsubscribe removes sub and closes its channel; the last subscriber of a
-// Redis channel unsubscribes it.
+// Redis channel unsubscribes it, and on a cluster the last channel of a
+// slot closes its connection.
 func (h *hub) unsubscribe(name string, sub *subscriber) {
 	h.cmdMu.Lock()
 	defer h.cmdMu.Unlock()
@@ -175,44 +250,63 @@ func (h *hub) unsubscribe(name string, sub *subscriber) {
 		delete(subs, sub)
 		if len(subs) == 0 {
 			delete(h.chans, name)
+			delete(h.confirmed, name)
 			last = !h.closed
 		}
 	}
-	ps := h.ps
+	slot := h.slotOf(name)
+	pc := h.conns[slot]
+	drop := false
+	if last && pc != nil {
+		pc.chans--
+		if drop = pc.chans == 0 && h.cluster != nil; drop {
+			delete(h.conns, slot)
+		}
+	}
 	h.mu.Unlock()
-	if last {
+	switch {
+	case !last || pc == nil:
+	case drop:
+		pc.ps.Close() // its dispatcher exits on its own
+	default:
 		// Best effort: go-redis forgets the channel first, so even if the
 		// write fails (a broken connection) it is not re-subscribed on the
 		// next connection.
 		ctx, cancel := context.WithTimeout(context.Background(), unsubscribeWait)
 		defer cancel()
-		ps.Unsubscribe(ctx, name)
+		if h.cluster != nil {
+			pc.ps.SUnsubscribe(ctx, name)
+		} else {
+			pc.ps.Unsubscribe(ctx, name)
+		}
 	}
 }
 
 // dispatch reads the pub/sub connection until it is closed. go-redis
-// reconnects and re-subscribes on the next read after a failure; an idle
-// connection is checked with a PING every healthEvery. Messages are decoded
-// and fanned out by one worker per CPU, each match's always by the same
-// worker, so a match's events stay in order while different matches'
-// decode in parallel, outside h.mu.
-func (h *hub) dispatch(ps *redis.PubSub, done chan struct{}) {
+// reconnects and re-subscribes on the next read after a failure (on a
+// cluster, to the node its slot map names, which the hub has it reload
+// after a failure, as a failover changes it); an idle connection is checked
+// with a PING every healthEvery. Messages are decoded and fanned out by
+// workers goroutines, each match's always by the same worker, so a match's
+// events stay in order while different matches' decode in parallel,
+// outside h.mu.
+func (h *hub) dispatch(ps *redis.PubSub, done chan struct{}, workers int) {
 	defer close(done)
-	workers := make([]chan *redis.Message, runtime.GOMAXPROCS(0))
+	queues := make([]chan *redis.Message, workers)
 	var wg sync.WaitGroup
-	for i := range workers {
-		workers[i] = make(chan *redis.Message, workerQueue)
+	for i := range queues {
+		queues[i] = make(chan *redis.Message, workerQueue)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for m := range workers[i] {
+			for m := range queues[i] {
 				h.fanOut(m.Channel, m.Payload)
 			}
 		}()
 	}
 	defer func() {
-		for _, w := range workers {
-			close(w)
+		for _, q := range queues {
+			close(q)
 		}
 		wg.Wait()
 	}()
@@ -232,6 +326,9 @@ func (h *hub) dispatch(ps *redis.PubSub, done chan struct{}) {
 			continue
 		case err != nil:
 			failures++
+			if h.cluster != nil {
+				h.cluster.ReloadState(ctx) // debounced by go-redis
+			}
 			select {
 			case <-time.After(min(time.Duration(failures)*100*time.Millisecond, 2*time.Second)):
 			case <-h.quit:
@@ -243,8 +340,12 @@ func (h *hub) dispatch(ps *redis.PubSub, done chan struct{}) {
 		switch m := msg.(type) {
 		case *redis.Pong:
 			h.acked(m.Payload)
+		case *redis.Subscription:
+			if m.Kind == "subscribe" || m.Kind == "ssubscribe" {
+				h.resubscribed(m.Channel)
+			}
 		case *redis.Message:
-			workers[maphash.String(seed, m.Channel)%uint64(len(workers))] <- m
+			queues[maphash.String(seed, m.Channel)%uint64(len(queues))] <- m
 		}
 	}
 }
@@ -256,6 +357,38 @@ func (h *hub) acked(token string) {
 	if ack := h.acks[token]; ack != nil {
 		close(ack)
 		delete(h.acks, token)
+	}
+}
+
+// resubscribed handles Redis's confirmation that channel name is
+// subscribed. The first one answers the SUBSCRIBE of its first local
+// subscriber, who reads the record only afterwards; any later one comes
+// from go-redis subscribing again on a new connection, and events may have
+// been published while there was none: every subscriber gets a resync
+// event. (After an unsubscribe and a new subscribe, a late confirmation of
+// the old subscription may be taken for a new connection: one needless
+// resync, never a missing one.)
+func (h *hub) resubscribed(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	subs := h.chans[name]
+	if subs == nil {
+		return
+	}
+	if !h.confirmed[name] {
+		h.confirmed[name] = true
+		return
+	}
+	for sub := range subs {
+		if sub.full() {
+			// The resync must get through: it stands for what the
+			// subscriber missed, and for the oldest event queued.
+			select {
+			case <-sub.ch:
+			default:
+			}
+		}
+		sub.ch <- rooms.Event{Resync: true}
 	}
 }
 
@@ -299,8 +432,8 @@ func (h *hub) fanOut(name, payload string) {
 	}
 }
 
-// close closes every subscriber's channel and the pub/sub connection, and
-// waits for the dispatcher to exit.
+// close closes every subscriber's channel and the pub/sub connections, and
+// waits for their dispatchers to exit.
 func (h *hub) close() {
 	h.mu.Lock()
 	h.closed = true
@@ -313,11 +446,24 @@ func (h *hub) close() {
 		}
 	}
 	clear(h.chans)
-	ps, done := h.ps, h.done
+	clear(h.confirmed)
+	// A dispatcher starts (its done set, under mu) only while the hub is
+	// open, so these are all the dones there will be.
+	var dones []chan struct{}
+	var pss []*redis.PubSub
+	for _, pc := range h.conns {
+		pss = append(pss, pc.ps)
+		if pc.done != nil {
+			dones = append(dones, pc.done)
+		}
+	}
+	clear(h.conns)
 	h.mu.Unlock()
 	close(h.quit)
-	if ps != nil {
+	for _, ps := range pss {
 		ps.Close()
+	}
+	for _, done := range dones {
 		<-done
 	}
 }

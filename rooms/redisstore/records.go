@@ -40,7 +40,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if err := s.c.ZAdd(ctx, s.indexKey(rec.Game), z).Err(); err != nil {
 		return unavailable("index match", rec.ID, err)
 	}
-	n, err := createScript.Run(ctx, s.c, []string{s.recKey(rec.ID)},
+	n, err := s.sc.create.Run(ctx, s.c, []string{s.recKey(rec.ID)},
 		rec.StateID, data, s.ttlMs()).Int64()
 	if err != nil {
 		return unavailable("create match", rec.ID, err)
@@ -64,6 +64,24 @@ func (s *Store) Get(ctx context.Context, id string) (*rooms.Record, error) {
 		return nil, unavailable("get match", id, err)
 	}
 	return decode(id, data)
+}
+
+var _ rooms.VersionReader = (*Store)(nil)
+
+// StateID implements rooms.VersionReader: the record's sid field, one HGET
+// without the record; rooms.ErrNotFound if there is none or it expired.
+func (s *Store) StateID(ctx context.Context, id string) (int64, error) {
+	if s.closed() {
+		return 0, errClosed
+	}
+	sid, err := s.c.HGet(ctx, s.recKey(id), "sid").Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, fmt.Errorf("%w: %s", rooms.ErrNotFound, id)
+	}
+	if err != nil {
+		return 0, unavailable("read the version of match", id, err)
+	}
+	return sid, nil
 }
 
 func decode(id string, data []byte) (*rooms.Record, error) {
@@ -97,14 +115,14 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	}
 	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID)}
 	args := []any{strconv.FormatInt(prev, 10), rec.StateID, data, s.ttlMs()}
-	cmd := redis.NewCmd(ctx, append([]any{"evalsha", updateScript.Hash(), len(keys), keys[0], keys[1]}, args...)...)
+	cmd := redis.NewCmd(ctx, append([]any{"evalsha", s.sc.update.Hash(), len(keys), keys[0], keys[1]}, args...)...)
 	if err := s.batch.do(ctx, cmd); err != nil {
 		return unavailable("update match", rec.ID, err)
 	}
 	if redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
 		// The script cache was flushed (or a failover lost it): EVAL
 		// sends the script itself and caches it again.
-		cmd = updateScript.Eval(ctx, s.c, keys, args...)
+		cmd = s.sc.update.Eval(ctx, s.c, keys, args...)
 	}
 	res, err := cmd.Result()
 	if err != nil {
@@ -183,7 +201,7 @@ func (s *Store) unindex(ctx context.Context, index string, ids []string, cutoff 
 	}
 	s.c.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for _, id := range ids {
-			unindexScript.Run(ctx, p, []string{index}, id, cutoff)
+			s.sc.unindex.Run(ctx, p, []string{index}, id, cutoff)
 		}
 		return nil
 	})
@@ -205,7 +223,7 @@ func (s *Store) Publish(ctx context.Context, id string, ev rooms.Event) error {
 	if err != nil {
 		return fmt.Errorf("redisstore: encode event for match %s: %w", id, err)
 	}
-	n, err := publishScript.Run(ctx, s.c, []string{s.recKey(id), s.eventsChannel(id)}, data).Int64()
+	n, err := s.sc.publish.Run(ctx, s.c, []string{s.recKey(id), s.eventsChannel(id)}, data).Int64()
 	if err != nil {
 		return unavailable("publish to match", id, err)
 	}

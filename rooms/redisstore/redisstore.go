@@ -21,8 +21,14 @@ import (
 // Options configure a Store.
 type Options struct {
 	// URL is the server's address, e.g. "redis://:password@host:6379/0" or
-	// "rediss://…" (see redis.ParseURL). Ignored when Client is set.
+	// "rediss://…" (see redis.ParseURL), or a Redis Cluster's in go-redis's
+	// cluster form, "redis://host1:port1?addr=host2:port2&addr=host3:port3"
+	// (see redis.ParseClusterURL): a URL naming more than one address gets
+	// a cluster client. Ignored when Client is set.
 	URL string
+	// Cluster makes URL a Redis Cluster's even when it names one address
+	// (any node of the cluster will do).
+	Cluster bool
 	// Client is an existing client (a *redis.Client, a *redis.ClusterClient,
 	// …). The store uses it as it is and does not close it.
 	Client redis.UniversalClient
@@ -52,9 +58,14 @@ type Store struct {
 	now    func() time.Time
 	hub    *hub
 	batch  *batcher
+	sc     *scriptSet // plainScripts, or shardedScripts on a Redis Cluster
+	where  string     // the server or cluster's addresses, for messages
 
 	procID  string        // this process's ID (liveness.go)
 	procSub *redis.PubSub // the subscription that says it is alive
+	// procCancel ends it on a cluster, where the hub carries it.
+	procCancel func()
+	alive      aliveCache // Alive's recent answers
 
 	closeOnce sync.Once
 }
@@ -82,18 +93,23 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	if o.Pipelines <= 0 {
 		o.Pipelines = 4
 	}
-	s := &Store{c: o.Client, ttl: o.TTL, prefix: o.Prefix, now: o.Now}
-	where := "the given client"
+	s := &Store{c: o.Client, ttl: o.TTL, prefix: o.Prefix, now: o.Now, where: "the given client"}
 	if s.c == nil {
 		if o.URL == "" {
 			return nil, errors.New("redisstore: Options need a URL or a Client")
 		}
-		opt, err := redis.ParseURL(o.URL)
+		c, where, err := newClient(o.URL, o.Cluster)
 		if err != nil {
-			return nil, fmt.Errorf("redisstore: bad Redis URL: %w", err)
+			return nil, err
 		}
-		s.c, s.owned, where = redis.NewClient(opt), true, opt.Addr
+		s.c, s.owned, s.where = c, true, where
 	}
+	s.sc = plainScripts
+	if cc := s.cluster(); cc != nil {
+		s.sc = shardedScripts
+		watchFailovers(cc)
+	}
+	where := s.where
 	if err := s.c.Ping(ctx).Err(); err != nil {
 		s.closeClient()
 		return nil, fmt.Errorf("%w: redisstore: no answer from Redis at %s: %w", rooms.ErrUnavailable, where, err)
@@ -101,19 +117,50 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	// Loading the scripts now makes every EVALSHA hit, so an Update is one
 	// round trip from the first; Run still falls back to EVAL after a
 	// SCRIPT FLUSH or a failover.
-	for _, sc := range []*redis.Script{createScript, updateScript, publishScript, unindexScript} {
+	for _, sc := range s.sc.all() {
 		if err := sc.Load(ctx, s.c).Err(); err != nil {
 			s.closeClient()
 			return nil, fmt.Errorf("%w: redisstore: SCRIPT LOAD at %s: %w", rooms.ErrUnavailable, where, err)
 		}
 	}
+	s.hub = newHub(s.c, o.Buffer, s.cluster())
 	if err := s.startLiveness(ctx); err != nil {
+		s.hub.close()
 		s.closeClient()
 		return nil, err
 	}
-	s.hub = newHub(s.c, o.Buffer)
 	s.batch = newBatcher(s.c, o.Pipelines)
 	return s, nil
+}
+
+// newClient makes the client for url: a cluster client when cluster is set
+// or url names more than one address, else a plain one. It also returns
+// the addresses, without any password, for messages.
+func newClient(url string, cluster bool) (redis.UniversalClient, string, error) {
+	copt, err := redis.ParseClusterURL(url)
+	if err == nil && (cluster || len(copt.Addrs) > 1) {
+		return redis.NewClusterClient(copt), "Redis Cluster " + strings.Join(copt.Addrs, ","), nil
+	}
+	if cluster {
+		return nil, "", fmt.Errorf("redisstore: bad Redis Cluster URL: %w", err)
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, "", fmt.Errorf("redisstore: bad Redis URL: %w", err)
+	}
+	return redis.NewClient(opt), fmt.Sprintf("redis://%s/%d", opt.Addr, opt.DB), nil
+}
+
+// Where names the Redis server or cluster the store uses, by address
+// (never with a password): "redis://host:port/db", "Redis Cluster
+// host:port,…", or "the given client" when Options.Client was set.
+func (s *Store) Where() string { return s.where }
+
+// cluster is the client as a Redis Cluster client, or nil when it is not
+// one.
+func (s *Store) cluster() *redis.ClusterClient {
+	cc, _ := s.c.(*redis.ClusterClient)
+	return cc
 }
 
 // recKey is the hash holding a match's record: fields sid (the StateID, in

@@ -1,9 +1,41 @@
 package redisstore
 
-import "github.com/redis/go-redis/v9"
+import (
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
 
 // Every script touches keys of one slot only: the record hash and the events
 // channel of one match (same hash tag), or one index key.
+
+// scriptSet is the scripts a store runs: plainScripts on one Redis server,
+// shardedScripts on a Redis Cluster.
+type scriptSet struct {
+	create, update, publish, unindex *redis.Script
+}
+
+// all lists the set's scripts, for SCRIPT LOAD.
+func (ss *scriptSet) all() []*redis.Script {
+	return []*redis.Script{ss.create, ss.update, ss.publish, ss.unindex}
+}
+
+// plainScripts publish with PUBLISH, which a Redis Cluster would broadcast
+// to every node.
+var plainScripts = &scriptSet{createScript, updateScript, publishScript, unindexScript}
+
+// shardedScripts publish with SPUBLISH and count subscribers with PUBSUB
+// SHARDNUMSUB: on a Redis Cluster a match's events then go only to the
+// nodes serving its slot (its master and replicas), where its subscribers
+// are (see hub), instead of being broadcast over the cluster bus to every
+// node.
+var shardedScripts = &scriptSet{createScript, sharded(updateSrc), sharded(publishSrc), unindexScript}
+
+// sharded makes a script publishing on sharded channels out of src.
+func sharded(src string) *redis.Script {
+	return redis.NewScript(strings.NewReplacer(
+		"'PUBLISH'", "'SPUBLISH'", "'NUMSUB'", "'SHARDNUMSUB'").Replace(src))
+}
 
 // createScript stores a new record unless the key exists.
 // KEYS[1] record hash. ARGV[1] stateID, ARGV[2] record JSON, ARGV[3] TTL ms.
@@ -23,13 +55,16 @@ return 1
 // with HGET, and since the script wrote it before publishing, finds it (or
 // a later one). With more (viewers on other processes) it carries the
 // record, {"stateID":N,"record":<record JSON>}, which saves each of them
-// that read. PUBSUB NUMSUB counts this node's subscribers; on a Redis
-// Cluster others get the notice and read the record.
+// that read. On a Redis Cluster the sharded variant (shardedScripts) counts
+// with PUBSUB SHARDNUMSUB and publishes with SPUBLISH; subscribers are on
+// the slot's master (go-redis subscribes there), so the count is complete.
 // KEYS[1] record hash, KEYS[2] events channel.
 // ARGV[1] prev stateID, ARGV[2] new stateID, ARGV[3] record JSON, ARGV[4] TTL ms.
 // Returns 1 when updated, 0 when the record is missing, or the stored
 // stateID (a string) on a conflict.
-var updateScript = redis.NewScript(`
+var updateScript = redis.NewScript(updateSrc)
+
+const updateSrc = `
 local sid = redis.call('HGET', KEYS[1], 'sid')
 if not sid then return 0 end
 if sid ~= ARGV[1] then return sid end
@@ -41,16 +76,18 @@ else
   redis.call('PUBLISH', KEYS[2], '{"stateID":' .. ARGV[2] .. '}')
 end
 return 1
-`)
+`
 
 // publishScript publishes an event if the match exists.
 // KEYS[1] record hash, KEYS[2] events channel. ARGV[1] event JSON.
 // Returns 1 when published, 0 when the record is missing.
-var publishScript = redis.NewScript(`
+var publishScript = redis.NewScript(publishSrc)
+
+const publishSrc = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('PUBLISH', KEYS[2], ARGV[1])
 return 1
-`)
+`
 
 // unindexScript removes a match ID from a game's index only if its score is
 // still below the cutoff, so that an ID created again meanwhile (which

@@ -13,19 +13,19 @@ import (
 
 // Prefix returns a key prefix of t's own ("test-" and 16 random hex
 // digits), so tests can share one server, and deletes every key under it
-// when t ends. url is the server's address, as URL returns it.
+// when t ends. url is the server's address, as URL returns it, or a
+// cluster's, as Cluster.URL gives it.
 func Prefix(t testing.TB, url string) string {
 	t.Helper()
 	var b [8]byte
 	rand.Read(b[:])
 	prefix := "test-" + hex.EncodeToString(b[:])
 	t.Cleanup(func() {
-		opt, err := redis.ParseURL(url)
+		c, err := clientFor(url)
 		if err != nil {
 			t.Errorf("redistest: %v", err)
 			return
 		}
-		c := redis.NewClient(opt)
 		defer c.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -34,6 +34,19 @@ func Prefix(t testing.TB, url string) string {
 		}
 	})
 	return prefix
+}
+
+// clientFor is a client on url: a cluster client when it names more than
+// one address (Cluster.URL), else a plain one.
+func clientFor(url string) (redis.UniversalClient, error) {
+	if copt, err := redis.ParseClusterURL(url); err == nil && len(copt.Addrs) > 1 {
+		return redis.NewClusterClient(copt), nil
+	}
+	opt, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	return redis.NewClient(opt), nil
 }
 
 // FlushPrefix deletes every key that starts with prefix+":", on every

@@ -90,7 +90,7 @@ func (p *processServer) acquire(path string) (int, error) {
 	if p.users == 0 {
 		var err error
 		for range 3 { // a free port may be taken before redis-server binds it
-			if p.port, p.proc, err = startServer(path); err == nil {
+			if p.port, p.proc, err = startServer(path, 0, "--save", "", "--appendonly", "no"); err == nil {
 				break
 			}
 		}
@@ -123,18 +123,21 @@ func (p *proc) kill() {
 	<-p.exited
 }
 
-// startServer runs redis-server on a free port and waits until it answers.
-func startServer(path string) (int, *proc, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, nil, err
+// startServer runs redis-server with args on port, or on a free port when
+// port is 0, and waits until it answers.
+func startServer(path string, port int, args ...string) (int, *proc, error) {
+	if port == 0 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, nil, err
+		}
+		port = l.Addr().(*net.TCPAddr).Port
+		l.Close()
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no")
+	cmd := exec.Command(path, append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1"}, args...)...)
 	var out roomtest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		return 0, nil, err
 	}
