@@ -50,6 +50,11 @@ type Browser struct {
 	pages []*Page // every page, for screenshots on failure
 }
 
+// shortBrowserTests are the browser tests that -short (CI's race run)
+// keeps: one whole match through the page, lobby to play-again. The full
+// suite, which CI runs first, runs them all.
+var shortBrowserTests = map[string]bool{"TestGomokuInBrowser": true}
+
 // StartBrowser starts chromium for t (a test or a benchmark; skipped when
 // there is no chromium) and stops it when t ends.
 func StartBrowser(t testing.TB) *Browser {
@@ -57,6 +62,9 @@ func StartBrowser(t testing.TB) *Browser {
 	path := findChromium()
 	if path == "" {
 		t.Skip("no chromium on PATH: browser tests skipped")
+	}
+	if top, _, _ := strings.Cut(t.Name(), "/"); testing.Short() && !shortBrowserTests[top] {
+		t.Skip("-short: browser test left to the full suite (-short keeps TestGomokuInBrowser)")
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),

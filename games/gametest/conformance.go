@@ -82,7 +82,11 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 	var steps []step
 	ended := false
 	for len(steps) < o.MaxMoves {
-		checkViews(t, st, n, o.SecretWords, g.Info().PublicView)
+		// The bot-view checks (a choice from the direct view and from its
+		// JSON, a mutated view) cost the most: -short (CI's race run) makes
+		// them on every fifth state; the full suite on every state.
+		thorough := !testing.Short() || len(steps)%5 == 0
+		checkViews(t, st, n, o.SecretWords, g.Info().PublicView, thorough)
 		checkRoundTrip(t, g, st)
 		status := st.Status()
 		if status.Outcome != nil {
@@ -94,6 +98,9 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 			t.Fatalf("seed %d: nobody may move but the game is not over", seed)
 		}
 		for _, m := range movers {
+			if !thorough {
+				break
+			}
 			if err := CheckBotDirect(st, o.Level, m, seed<<16+uint64(len(steps))); err != nil {
 				t.Fatalf("seed %d move %d: %v", seed, len(steps), err)
 			}
@@ -177,7 +184,7 @@ func checkRefusals(t *testing.T, st games.State, seat int, moves []games.MoveSpe
 	}
 }
 
-func checkViews(t *testing.T, st games.State, n int, secretWords []string, public bool) {
+func checkViews(t *testing.T, st games.State, n int, secretWords []string, public, isolation bool) {
 	words := append([]string{"secret"}, secretWords...)
 	state := mustJSON(t, st)
 	var first []byte
@@ -192,8 +199,10 @@ func checkViews(t *testing.T, st games.State, n int, secretWords []string, publi
 		if err := CheckAppendView(st, viewer); err != nil {
 			t.Fatal(err)
 		}
-		if err := viewIsolated(st, viewer, b); err != nil {
-			t.Fatal(err)
+		if isolation {
+			if err := viewIsolated(st, viewer, b); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if first == nil {
 			first = b
