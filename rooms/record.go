@@ -123,12 +123,9 @@ func toMove(r *Record, g games.Game) []string {
 	if err != nil {
 		return nil
 	}
-	status := st.Status()
 	var out []string
-	for seat := range r.NumPlayers {
-		if status.CanMove(seat) {
-			out = append(out, games.PlayerID(seat))
-		}
+	for _, seat := range st.Status().Movers(r.NumPlayers) {
+		out = append(out, games.PlayerID(seat))
 	}
 	return out
 }

@@ -6,14 +6,15 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/protocol"
 )
 
 // botLevel says whether the bot plays seat now and at which level: a bot's
 // seat, a seat whose person left or asked for autoplay, or (once its grace
 // has run out) a seat whose person is away. at is the earliest Unix ms at
-// which the bot may move.
-func (r *room) botLevel(seat int) (level string, at int64, ok bool) {
+// which the bot may move. st is the room's current status.
+func (r *room) botLevel(st games.Status, seat int) (level string, at int64, ok bool) {
 	s := r.rec.Seats[seat]
 	delay := r.changed + r.rec.Options.BotDelayMs
 	switch {
@@ -26,7 +27,7 @@ func (r *room) botLevel(seat int) (level string, at int64, ok bool) {
 	}
 	// A person's seat: the bot covers when the grace of an away player or
 	// the seat's clock runs out, whichever comes first.
-	deadline, clocked := r.rec.Clocks.deadline(r.st.Status(), seat)
+	deadline, clocked := r.rec.Clocks.deadline(st, seat)
 	if s.Connected == 0 && s.AwaySince > 0 {
 		at := s.AwaySince + r.rec.Options.GraceMs
 		if clocked {
@@ -41,10 +42,10 @@ func (r *room) botLevel(seat int) (level string, at int64, ok bool) {
 }
 
 // timedOut reports whether a bot move for seat now is a timeout: the seat
-// is a person's (not on autoplay) and its clock has run out.
-func (r *room) timedOut(seat int) bool {
+// is a person's (not on autoplay) and its clock has run out in status st.
+func (r *room) timedOut(st games.Status, seat int) bool {
 	s := r.rec.Seats[seat]
-	deadline, clocked := r.rec.Clocks.deadline(r.st.Status(), seat)
+	deadline, clocked := r.rec.Clocks.deadline(st, seat)
 	return clocked && s.CredHash != "" && !s.Autoplay && deadline <= r.m.now()
 }
 
@@ -66,7 +67,7 @@ func (r *room) schedule() {
 	var first int64
 	found := false
 	for _, seat := range st.Movers(r.rec.NumPlayers) {
-		if _, at, ok := r.botLevel(seat); ok && (!found || at < first) {
+		if _, at, ok := r.botLevel(st, seat); ok && (!found || at < first) {
 			first, found = at, true
 		}
 	}
@@ -114,7 +115,7 @@ func (r *room) fireBot() {
 	now := r.m.now()
 	st := r.st.Status()
 	for _, seat := range st.Movers(r.rec.NumPlayers) {
-		level, at, ok := r.botLevel(seat)
+		level, at, ok := r.botLevel(st, seat)
 		if !ok || at > now {
 			continue
 		}
@@ -166,7 +167,8 @@ func (r *room) onBotResult(res botResult) {
 	}
 	// The seat may have been reclaimed (a person reconnected) while the bot
 	// thought: check again before playing for it.
-	level, at, ok := r.botLevel(res.seat)
+	st := r.st.Status()
+	level, at, ok := r.botLevel(st, res.seat)
 	if !ok || at > r.m.now() {
 		r.schedule()
 		return
@@ -176,7 +178,7 @@ func (r *room) onBotResult(res botResult) {
 		r.botFailed = res.stateID
 		return
 	}
-	if err := r.playAs(res.seat, res.name, res.args, &r.rec.Seq, r.timedOut(res.seat)); err != nil {
+	if err := r.playAs(res.seat, res.name, res.args, &r.rec.Seq, r.timedOut(st, res.seat)); err != nil {
 		if err.Code != protocol.CodeStaleState {
 			r.log.Error("bot move refused", "seat", res.seat, "state_id", res.stateID, "move", res.name, "code", err.Code)
 			r.botFailed = res.stateID

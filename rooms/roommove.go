@@ -119,8 +119,9 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	nr.Seq++
 	entry := moveLogEntry(r.game.Info(), before, seat, name, args)
 	if c := nr.Options.Clock; c != nil {
-		startClocks(&nr, r.m.now()) // a record from before the start was stored with none
-		nr.Clocks = nr.Clocks.afterMove(before, seat, r.m.now(), c.PerMoveMs, timeout)
+		now := r.m.now()
+		startClocks(&nr, now) // a record from before the start was stored with none
+		nr.Clocks = nr.Clocks.afterMove(before, seat, now, c.PerMoveMs, timeout)
 		if timeout && nr.Clocks != nil {
 			entry.Text = timeoutText(nr.Clocks.Timeouts[seat])
 			if nr.Clocks.Timeouts[seat] >= MaxTimeouts {
