@@ -39,10 +39,20 @@ func movesIs(n int) string {
 func place(p *Page, n, x, y int) {
 	p.t.Helper()
 	p.WaitJS(fmt.Sprintf("my turn after %d moves", n), movesIs(n)+` && window.__chaguan.state.G.toMove === window.__chaguan.you`)
-	cx, cy := gomokuPoint(p, x, y)
-	p.ClickXY(cx, cy)
-	p.WaitJS(fmt.Sprintf("move %d at %d,%d", n+1, x, y),
-		fmt.Sprintf(`window.__chaguan.state.G.moves.length > %d && window.__chaguan.state.G.board[%d][%d] !== "."`, n, y, x))
+	landed := fmt.Sprintf(`window.__chaguan.state.G.moves.length > %d && window.__chaguan.state.G.board[%d][%d] !== "."`, n, y, x)
+	// A click that lands while the page redraws the board (a state, a
+	// seat's clock) can be lost on a loaded machine: click again, up to
+	// three times, before waiting the full time.
+	for try := 0; try < 3; try++ {
+		cx, cy := gomokuPoint(p, x, y)
+		p.ClickXY(cx, cy)
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if Eval[bool](p, landed) {
+				return
+			}
+		}
+	}
+	p.WaitJS(fmt.Sprintf("move %d at %d,%d", n+1, x, y), landed)
 }
 
 // createGomoku makes a gomoku match from p's lobby as name, in English, and
