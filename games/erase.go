@@ -13,6 +13,21 @@ type Game interface {
 	Setup(numSeats int, setupData json.RawMessage, seed uint64) (State, error)
 	// Load decodes a state written by State.MarshalJSON.
 	Load(data []byte) (State, error)
+	// CanonicalArgs parses the args of move name into the game's typed
+	// values and returns their canonical JSON: compact, in the game's
+	// normal spelling, byte for byte what the game's own bots send for the
+	// same move (gomoku [7,7], weiqi ["D4"], Gong Zhu ["TC"]). Absent,
+	// empty or null args count as []. Args over MaxArgsBytes, or that do
+	// not parse exactly (wrong arity or JSON type, an unknown or missing
+	// object field, a string with spaces, a fraction where a whole number
+	// is meant, trailing data, a null value) are refused with an error
+	// wrapping ErrInvalidMove; an unknown move name with one wrapping
+	// ErrUnknownMove. It does not look at any state: State.Apply still
+	// checks the position. State.Apply refuses what CanonicalArgs refuses
+	// and plays the canonical args, so the canonical bytes are what a
+	// record should keep. For rules that are not an ArgsParser it is
+	// json.Compact of the args, with the same size bound.
+	CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error)
 }
 
 // State is one immutable authoritative state of a match.
@@ -20,7 +35,9 @@ type State interface {
 	Status() Status
 	// Apply checks and plays a move; on error the receiver is unchanged.
 	// It checks the game's own rules only; who may move and whether the game
-	// is over are checked too, so every caller gets the same answers.
+	// is over are checked too, and the args are refused exactly when
+	// Game.CanonicalArgs refuses them (the game plays their canonical
+	// form), so every caller gets the same answers.
 	Apply(seat int, name string, args json.RawMessage) (State, error)
 	// View is viewer's filtered view (a seat or Spectator), ready for JSON.
 	View(viewer int) any
@@ -66,6 +83,13 @@ func (e erased[S, V]) Load(data []byte) (State, error) {
 	return state[S, V]{r: e.r, s: s}, nil
 }
 
+func (e erased[S, V]) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error) {
+	if _, ok := e.r.Info().Move(name); !ok {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownMove, name)
+	}
+	return canonicalArgs(e.r, name, args)
+}
+
 type state[S any, V any] struct {
 	r Rules[S, V]
 	s S
@@ -85,8 +109,9 @@ func (x state[S, V]) Apply(seat int, name string, args json.RawMessage) (State, 
 	if seat < 0 || (!spec.AnySeat && !st.CanMove(seat)) {
 		return nil, ErrNotYourTurn
 	}
-	if len(args) == 0 {
-		args = json.RawMessage("[]")
+	args, err := canonicalArgs(x.r, name, args)
+	if err != nil {
+		return nil, err
 	}
 	next, err := x.r.Apply(x.s, seat, name, args)
 	if err != nil {

@@ -33,7 +33,7 @@ func (Rules) Bot(level string, v View, seat int, rng *rand.Rand) (string, json.R
 		} else {
 			p, rot = newEvaluator(v, seat).bestPlacement(rng)
 		}
-		return MovePlaceTile, games.Args(map[string]int{"x": p.X, "y": p.Y, "rotation": rot}), nil
+		return MovePlaceTile, games.Args(TileArgs{X: p.X, Y: p.Y, Rotation: rot}), nil
 	case PhaseMeeple:
 		var choice string
 		if level == LevelEasy {
@@ -46,7 +46,7 @@ func (Rules) Bot(level string, v View, seat int, rng *rand.Rand) (string, json.R
 		if choice == "" {
 			return MoveSkipMeeple, games.Args(), nil
 		}
-		return MovePlaceMeeple, games.Args(map[string]string{"feature": choice}), nil
+		return MovePlaceMeeple, games.Args(MeepleArgs{Feature: choice}), nil
 	}
 	return "", nil, fmt.Errorf("carcassonne bot: unknown phase %q", v.Phase)
 }

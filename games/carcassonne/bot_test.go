@@ -25,7 +25,7 @@ func botChoice(t *testing.T, s State, level string) (string, string) {
 // an E drawn, normal closes the city (4 points now, the meeple back).
 func TestNormalCompletesOwnCity(t *testing.T) {
 	s := custom(2, []Placed{start()}, []Meeple{{Seat: 0, X: 0, Y: 0, Feature: 0}}, "E", slicesOf("U", 40)...)
-	if _, args := botChoice(t, s, LevelNormal); args != `[{"rotation":180,"x":0,"y":-1}]` {
+	if _, args := botChoice(t, s, LevelNormal); args != `[{"x":0,"y":-1,"rotation":180}]` {
 		t.Fatalf("normal placed %s, want the city closed at (0,-1) turned 180", args)
 	}
 }

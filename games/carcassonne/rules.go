@@ -120,6 +120,9 @@ func (Rules) Apply(s State, seat int, name string, args json.RawMessage) (State,
 	case MovePlaceMeeple:
 		return s.placeMeeple(args)
 	case MoveSkipMeeple:
+		if err := games.DecodeArgs(name, "[]", args); err != nil {
+			return s, err
+		}
 		if s.Phase != PhaseMeeple {
 			return s, games.Invalid("Place the tile first", "请先放置板块")
 		}
@@ -130,24 +133,76 @@ func (Rules) Apply(s State, seat int, name string, args json.RawMessage) (State,
 	return s, fmt.Errorf("%w: %q", games.ErrUnknownMove, name)
 }
 
-type tileArgs struct {
-	X        *int `json:"x"`
-	Y        *int `json:"y"`
-	Rotation *int `json:"rotation"`
+// TileArgs is placeTile's one argument, {"x":1,"y":0,"rotation":90}: its
+// JSON (fields in this order) is the canonical form the bots send.
+type TileArgs struct {
+	X        int `json:"x"`
+	Y        int `json:"y"`
+	Rotation int `json:"rotation"` // degrees clockwise: 0, 90, 180 or 270
+}
+
+// MeepleArgs is placeMeeple's one argument, {"feature":"city0"}.
+type MeepleArgs struct {
+	Feature string `json:"feature"`
+}
+
+// CanonicalArgs parses the args of move name and returns their canonical
+// JSON (games.ArgsParser): [{"x":1,"y":0,"rotation":90}] for placeTile
+// (exactly these three whole numbers, the rotation a multiple of 90 from
+// 0 to 270), [{"feature":"city0"}] for placeMeeple, [] for skipMeeple.
+// Whether the tile fits or the feature is free is Apply's to check.
+func (Rules) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case MovePlaceTile:
+		a, err := parseTileArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		return games.CanonicalJSON(a)
+	case MovePlaceMeeple:
+		a, err := parseMeepleArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		return games.CanonicalJSON(a)
+	case MoveSkipMeeple:
+		if err := games.DecodeArgs(name, "[]", args); err != nil {
+			return nil, err
+		}
+		return json.RawMessage("[]"), nil
+	}
+	return nil, fmt.Errorf("%w: %q", games.ErrUnknownMove, name)
+}
+
+// parseTileArgs reads placeTile's args strictly (games.DecodeArgs: no
+// missing, unknown or null field) and checks the rotation.
+func parseTileArgs(args json.RawMessage) (TileArgs, error) {
+	var a TileArgs
+	if err := games.DecodeArgs(MovePlaceTile, `[{"x":1,"y":0,"rotation":90}]`, args, &a); err != nil {
+		return a, err
+	}
+	if a.Rotation%90 != 0 || a.Rotation < 0 || a.Rotation >= 360 {
+		return a, games.Invalid("rotation must be 0, 90, 180 or 270", "旋转角度必须是 0、90、180 或 270")
+	}
+	return a, nil
+}
+
+// parseMeepleArgs reads placeMeeple's args strictly.
+func parseMeepleArgs(args json.RawMessage) (MeepleArgs, error) {
+	var a MeepleArgs
+	err := games.DecodeArgs(MovePlaceMeeple, `[{"feature":"city0"}]`, args, &a)
+	return a, err
 }
 
 func (s State) placeTile(args json.RawMessage) (State, error) {
 	if s.Phase != PhaseTile {
 		return s, games.Invalid("You have placed your tile: place a meeple or skip", "你已放好板块：请放置米宝或跳过")
 	}
-	var a []tileArgs
-	if err := json.Unmarshal(args, &a); err != nil || len(a) != 1 || a[0].X == nil || a[0].Y == nil || a[0].Rotation == nil {
-		return s, games.Invalid(`placeTile takes [{"x":1,"y":0,"rotation":90}]`, `placeTile 的参数应为 [{"x":1,"y":0,"rotation":90}]`)
+	a, err := parseTileArgs(args)
+	if err != nil {
+		return s, err
 	}
-	x, y, deg := *a[0].X, *a[0].Y, *a[0].Rotation
-	if deg%90 != 0 || deg < 0 || deg >= 360 {
-		return s, games.Invalid("rotation must be 0, 90, 180 or 270", "旋转角度必须是 0、90、180 或 270")
-	}
+	x, y, deg := a.X, a.Y, a.Rotation
 	sh, _ := shapeOf(s.Tile, deg/90)
 	if !s.board().fits(sh, x, y) {
 		return s, games.Invalid(
@@ -164,29 +219,25 @@ func (s State) placeTile(args json.RawMessage) (State, error) {
 	return n, nil
 }
 
-type meepleArgs struct {
-	Feature string `json:"feature"`
-}
-
 func (s State) placeMeeple(args json.RawMessage) (State, error) {
 	if s.Phase != PhaseMeeple {
 		return s, games.Invalid("Place the tile first", "请先放置板块")
 	}
-	var a []meepleArgs
-	if err := json.Unmarshal(args, &a); err != nil || len(a) != 1 {
-		return s, games.Invalid(`placeMeeple takes [{"feature":"city0"}]`, `placeMeeple 的参数应为 [{"feature":"city0"}]`)
+	a, err := parseMeepleArgs(args)
+	if err != nil {
+		return s, err
 	}
 	var opt *MeepleOption
 	for _, o := range s.meepleOptions() {
-		if o.Feature == a[0].Feature {
+		if o.Feature == a.Feature {
 			opt = &o
 			break
 		}
 	}
 	if opt == nil {
 		return s, games.Invalid(
-			fmt.Sprintf("No meeple may go on %q: choose one of the meeple options (a feature of this tile whose whole holds no meeple)", a[0].Feature),
-			fmt.Sprintf("不能在 %q 放置米宝：请从可选项中选择（本板块上、所连通地形尚无米宝的地形）", a[0].Feature))
+			fmt.Sprintf("No meeple may go on %q: choose one of the meeple options (a feature of this tile whose whole holds no meeple)", a.Feature),
+			fmt.Sprintf("不能在 %q 放置米宝：请从可选项中选择（本板块上、所连通地形尚无米宝的地形）", a.Feature))
 	}
 	n := s.clone()
 	t := n.Tiles[len(n.Tiles)-1]

@@ -36,7 +36,9 @@ var contractErrors = []error{games.ErrInvalidMove, games.ErrNotYourTurn, games.E
 // panic; a refusal wraps a contract error and leaves the state as it was;
 // an accepted move leaves its input as it was, gives the same state when
 // repeated, and gives a state that round-trips through JSON and whose
-// views build and show no secret.
+// views build and show no secret. CanonicalArgs agrees with Apply: what it
+// refuses Apply refuses, what it accepts has a canonical form that is its
+// own canonical form and that Apply plays as it plays the original args.
 func FuzzApply(f *testing.F) {
 	addApplySeeds(f)
 	pool := newStatePool(all.Registry())
@@ -77,6 +79,11 @@ func addApplySeeds(f *testing.F) {
 		{2, 0, `["rest"]`}, {2, 1, `[2]`}, {2, 2, `["left"]`}, {2, 3, `[true]`},
 		{3, 0, `["D4"]`}, {3, 0, `["Z99"]`}, {3, 1, `[]`}, {3, 3, `[]`}, {3, 4, `[true]`}, {3, 6, `[false]`},
 		{4, 0, `[{"x":1,"y":0,"rotation":90}]`}, {4, 1, `[{"feature":"city0"}]`}, {4, 2, `[]`},
+		// Hostile and non-canonical spellings: padded strings, a spoofed
+		// tile, full-width and lower-case points, spaced numbers, null.
+		{0, 0, `["5C   "]`}, {0, 0, `["qs"]`}, {1, 0, `[ 7 , 7 ]`}, {1, 0, `[7.0,7]`}, {1, 3, `null`},
+		{3, 0, `["D4      "]`}, {3, 0, `["ｄ４"]`}, {3, 0, `["d4"]`}, {2, 0, `["Rest"]`}, {2, 1, `[2.5]`},
+		{4, 0, `[{"x":1,"y":0,"rotation":90,"tile":"A"}]`}, {4, 0, `[{"rotation":90,"x":1,"y":0}]`}, {4, 2, `[null]`},
 	} {
 		for _, depth := range []uint16{0, 7, 60, 399} {
 			f.Add(s.game, uint8(0), uint8(depth), depth, uint8(1+depth%3), s.pick, "", []byte(s.args), uint8(2), s.pick, []byte(s.args))
@@ -115,11 +122,15 @@ func applyChecked(g games.Game, st games.State, n, seat int, name string, args j
 	if err != nil {
 		return nil, fmt.Errorf("marshal the input state: %v", err)
 	}
+	canon, cerr := g.CanonicalArgs(name, args)
 	next, err := st.Apply(seat, name, args)
 	if after, _ := st.MarshalJSON(); !bytes.Equal(before, after) {
 		return nil, errors.New("changed its input state")
 	}
 	if err != nil {
+		if e := checkCanonicalArgs(g, st, seat, name, canon, cerr, nil, err); e != nil {
+			return nil, e
+		}
 		return nil, checkRefusal(err)
 	}
 	again, err := st.Apply(seat, name, args)
@@ -133,7 +144,49 @@ func applyChecked(g games.Game, st games.State, n, seat int, name string, args j
 	if b, _ := again.MarshalJSON(); !bytes.Equal(b, data) {
 		return nil, errors.New("not deterministic: the same move gave another state")
 	}
+	if err := checkCanonicalArgs(g, st, seat, name, canon, cerr, next, nil); err != nil {
+		return nil, err
+	}
 	return next, checkNext(g, next, n, data)
+}
+
+// checkCanonicalArgs checks CanonicalArgs against Apply for one move:
+// refused args (canon, cerr) are an invalid move or an unknown move, and
+// Apply refuses them too; accepted ones have a canonical form that is its
+// own canonical form, and applying it gives what applying the original
+// args gave (next, err): the same state, or the same refusal.
+func checkCanonicalArgs(g games.Game, st games.State, seat int, name string, canon json.RawMessage, cerr error, next games.State, err error) error {
+	if cerr != nil {
+		if !errors.Is(cerr, games.ErrInvalidMove) && !errors.Is(cerr, games.ErrUnknownMove) {
+			return fmt.Errorf("CanonicalArgs refused with %v, which is neither an invalid nor an unknown move", cerr)
+		}
+		if err == nil {
+			return fmt.Errorf("CanonicalArgs refused the args (%v) but Apply accepted them", cerr)
+		}
+		return nil
+	}
+	if len(canon) > games.MaxArgsBytes {
+		return fmt.Errorf("canonical args of %d bytes, over the bound", len(canon))
+	}
+	if again, err := g.CanonicalArgs(name, canon); err != nil || !bytes.Equal(again, canon) {
+		return fmt.Errorf("canonical args %s are not canonical: %s, %v", canon, again, err)
+	}
+	cnext, cerr := st.Apply(seat, name, canon)
+	switch {
+	case (err == nil) != (cerr == nil):
+		return fmt.Errorf("applying the args gave %v but their canonical form %s gave %v", err, canon, cerr)
+	case err != nil:
+		if err.Error() != cerr.Error() {
+			return fmt.Errorf("the args were refused with %q but their canonical form %s with %q", err, canon, cerr)
+		}
+		return nil
+	}
+	a, _ := next.MarshalJSON()
+	b, _ := cnext.MarshalJSON()
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("the canonical form %s gave another state than the args", canon)
+	}
+	return nil
 }
 
 // checkRefusal checks that a refused move's error is one of the contract's

@@ -4,7 +4,8 @@
 // ends or hits a cap, bad input is refused without change, no view shows a
 // secret or another seat's private entry, a view shares no memory with the
 // state and JSON writes all of it, and a bot handed the view directly
-// chooses what it chooses from the view's JSON).
+// chooses what it chooses from the view's JSON, and a bot's move args are
+// canonical while hostile variants of them are refused).
 package gametest
 
 import (
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chaguan/chaguan/games"
@@ -111,6 +113,9 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 		if err != nil {
 			t.Fatalf("seed %d: bot %s for seat %d: %v", seed, o.Level, seat, err)
 		}
+		if err := checkBotArgs(st, g, seat, name, args); err != nil {
+			t.Fatalf("seed %d move %d: %v", seed, len(steps), err)
+		}
 		before := mustJSON(t, st)
 		next, err := st.Apply(seat, name, args)
 		if err != nil {
@@ -167,12 +172,14 @@ func checkRefusals(t *testing.T, st games.State, seat int, moves []games.MoveSpe
 			t.Fatalf("move %q by seat %d was accepted", b.name, b.seat)
 		}
 	}
-	// Garbage args to every move must be refused, never panic.
-	for _, args := range []string{`{"x":1}`, `[null]`, `"zz"`, `[1e99, -1, "?"]`} {
+	// Garbage args to every move must be refused, never panic: every move
+	// parses its args strictly, even one that takes none.
+	for _, args := range []string{`{"x":1}`, `[null]`, `"zz"`, `[1e99, -1, "?"]`, `[] []`, `[] x`, `[{}]`,
+		`["` + strings.Repeat(" ", games.MaxArgsBytes) + `"]`} {
 		for _, m := range moves {
 			_, err := st.Apply(seat, m.Name, json.RawMessage(args))
 			if err == nil {
-				continue // some moves take no args and ignore them
+				t.Fatalf("move %s with args %.40s was accepted", m.Name, args)
 			}
 			if !errors.Is(err, games.ErrInvalidMove) && !errors.Is(err, games.ErrNotYourTurn) {
 				t.Fatalf("move %s with args %s: error %v does not wrap ErrInvalidMove", m.Name, args, err)

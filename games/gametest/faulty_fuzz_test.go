@@ -1,6 +1,7 @@
 package gametest_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -22,6 +23,7 @@ const (
 	nondetermined       // gives another state each time
 	secretView          // shows a key named secret
 	lossyState          // gives a state that does not round-trip
+	unstableArgs        // canonical args whose canonical form differs
 )
 
 // faultyState is the faulty game's state; Lossy forgets itself on load.
@@ -81,6 +83,19 @@ func (g faulty) View(s faultyState, _ int) map[string]int {
 	return map[string]int{"cells": len(s.Cells)}
 }
 
+// CanonicalArgs is json.Compact of the args, or for unstableArgs the args
+// wrapped in one more array each time.
+func (g faulty) CanonicalArgs(_ string, args json.RawMessage) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, args); err != nil {
+		return nil, games.Invalid("bad args", "参数错误")
+	}
+	if g.f == unstableArgs {
+		return append(append(json.RawMessage("["), b.Bytes()...), ']'), nil
+	}
+	return b.Bytes(), nil
+}
+
 func (faulty) Bot(string, map[string]int, int, *rand.Rand) (string, json.RawMessage, error) {
 	return "play", json.RawMessage(`[1]`), nil
 }
@@ -101,6 +116,7 @@ func TestApplyCheckedCatchesEachFault(t *testing.T) {
 		{nondetermined, `[3]`, "not deterministic"},
 		{secretView, `[3]`, "secret"},
 		{lossyState, `[3]`, "round-trip"},
+		{unstableArgs, `[3]`, "not canonical"},
 	} {
 		g := games.Erase[faultyState, map[string]int](faulty{f: c.f, calls: new(int)})
 		st, err := g.Setup(1, nil, 1)

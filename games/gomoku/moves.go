@@ -1,9 +1,9 @@
 package gomoku
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/chaguan/chaguan/games"
 )
@@ -29,8 +29,8 @@ func (Rules) Apply(s State, seat int, name string, args json.RawMessage) (State,
 	case moveAnswerUndo:
 		return applyAnswerUndo(s, seat, args)
 	case moveResign:
-		if !noArgs(args) {
-			return s, games.Invalid("resign takes no arguments: []", "认输不带参数：[]")
+		if err := noArgs(moveResign, args); err != nil {
+			return s, err
 		}
 		s.undoBy = 0
 		s.resigned = int8(seat + 1)
@@ -46,11 +46,9 @@ func applyPlace(s State, seat int, args json.RawMessage) (State, error) {
 	if seat != s.toMove() {
 		return s, games.ErrNotYourTurn
 	}
-	x, y, ok := parsePoint(args)
-	if !ok {
-		return s, games.Invalid(
-			"place takes [x, y]: two whole numbers from 0 to 14",
-			"落子参数应为 [x, y]：0 到 14 之间的两个整数")
+	x, y, err := parsePlace(args)
+	if err != nil {
+		return s, err
 	}
 	if !onBoard(x, y) {
 		return s, games.Invalid(
@@ -73,8 +71,8 @@ func applyPlace(s State, seat int, args json.RawMessage) (State, error) {
 }
 
 func applyRequestUndo(s State, seat int, args json.RawMessage) (State, error) {
-	if !noArgs(args) {
-		return s, games.Invalid("requestUndo takes no arguments: []", "悔棋请求不带参数：[]")
+	if err := noArgs(moveRequestUndo, args); err != nil {
+		return s, err
 	}
 	if s.undoBy != 0 {
 		return s, games.Invalid("an undo request is already waiting for an answer", "已有悔棋请求等待回应")
@@ -87,9 +85,9 @@ func applyRequestUndo(s State, seat int, args json.RawMessage) (State, error) {
 }
 
 func applyAnswerUndo(s State, seat int, args json.RawMessage) (State, error) {
-	yes, ok := parseBool(args)
-	if !ok {
-		return s, games.Invalid("answerUndo takes [true] or [false]", "回应悔棋的参数应为 [true] 或 [false]")
+	var yes bool
+	if err := games.DecodeArgs(moveAnswerUndo, "[true|false]", args, &yes); err != nil {
+		return s, err
 	}
 	if s.undoBy == 0 {
 		return s, games.Invalid("there is no undo request to answer", "没有待回应的悔棋请求")
@@ -113,35 +111,65 @@ func applyAnswerUndo(s State, seat int, args json.RawMessage) (State, error) {
 	return s, nil
 }
 
-// noArgs reports whether args is the empty JSON array.
-func noArgs(args json.RawMessage) bool {
-	b := bytes.TrimSpace(args)
-	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
-		return false
+// CanonicalArgs parses the args of move name and returns their canonical
+// JSON (games.ArgsParser): [x,y] for place, [true] or [false] for
+// answerUndo, [] for the others. Apply refuses exactly what it refuses.
+func (Rules) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case movePlace:
+		x, y, err := parsePlace(args)
+		if err != nil {
+			return nil, err
+		}
+		b := append(make([]byte, 0, 16), '[')
+		b = strconv.AppendInt(b, int64(x), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(y), 10)
+		return append(b, ']'), nil
+	case moveRequestUndo, moveResign:
+		if err := noArgs(name, args); err != nil {
+			return nil, err
+		}
+		return json.RawMessage("[]"), nil
+	case moveAnswerUndo:
+		var yes bool
+		if err := games.DecodeArgs(name, "[true|false]", args, &yes); err != nil {
+			return nil, err
+		}
+		if yes {
+			return json.RawMessage("[true]"), nil
+		}
+		return json.RawMessage("[false]"), nil
 	}
-	return len(bytes.TrimSpace(b[1:len(b)-1])) == 0
+	return nil, fmt.Errorf("%w: %q", games.ErrUnknownMove, name)
 }
 
-// parseBool decodes args of the form [true] or [false].
-func parseBool(args json.RawMessage) (v, ok bool) {
-	var a []json.RawMessage
-	if json.Unmarshal(args, &a) != nil || len(a) != 1 {
-		return false, false
+// noArgs refuses args other than the empty array (or absent args).
+func noArgs(name string, args json.RawMessage) error {
+	return games.DecodeArgs(name, "[]", args)
+}
+
+// parsePlace reads place's [x, y]: two JSON whole numbers, by parsePoint
+// on the hot path and by games.DecodeArgs (the same rules, with a reason
+// on failure) otherwise. The range is the caller's to check.
+func parsePlace(args json.RawMessage) (x, y int, err error) {
+	if len(args) <= games.MaxArgsBytes {
+		if x, y, ok := parsePoint(args); ok {
+			return x, y, nil
+		}
 	}
-	switch string(bytes.TrimSpace(a[0])) {
-	case "true":
-		return true, true
-	case "false":
-		return false, true
+	if err := games.DecodeArgs(movePlace, "[x, y]", args, &x, &y); err != nil {
+		return 0, 0, err
 	}
-	return false, false
+	return x, y, nil
 }
 
 // parsePoint decodes [x, y] with two JSON integers (optional minus sign,
 // digits only, JSON whitespace anywhere between tokens). It reads the bytes
 // directly: this is the hot path of every stone placed. Integers are capped
 // at 6 digits, far beyond the board, so they cannot overflow; the caller
-// checks the range.
+// checks the range. It accepts a subset of what games.DecodeArgs accepts
+// for the same two ints, and reads the same values from it.
 func parsePoint(args json.RawMessage) (x, y int, ok bool) {
 	b := []byte(args)
 	i := 0

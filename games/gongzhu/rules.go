@@ -129,18 +129,32 @@ func (Rules) Apply(s State, seat int, name string, args json.RawMessage) (State,
 	return s.play(seat, c), nil
 }
 
-func parsePlayArgs(args json.RawMessage) (cards.Card, error) {
-	var a []string
-	if err := json.Unmarshal(args, &a); err != nil || len(a) != 1 {
-		return cards.Card{}, games.Invalid(
-			`play takes one card, like ["QS"]`,
-			`出牌参数应为一张牌，例如 ["QS"]`)
+// CanonicalArgs parses the args of move name and returns their canonical
+// JSON (games.ArgsParser): play's card in its wire code, upper case with
+// T for the ten (["10c"] becomes ["TC"]), as the bots send it.
+func (Rules) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error) {
+	if name != MovePlay {
+		return nil, fmt.Errorf("%w: %q", games.ErrUnknownMove, name)
 	}
-	c, err := cards.Parse(a[0])
+	c, err := parsePlayArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return games.CanonicalJSON(c.String())
+}
+
+// parsePlayArgs reads play's ["QS"]: strictly one string (games.DecodeArgs),
+// then a card code as cards.Parse reads it.
+func parsePlayArgs(args json.RawMessage) (cards.Card, error) {
+	var code string
+	if err := games.DecodeArgs(MovePlay, `["QS"]`, args, &code); err != nil {
+		return cards.Card{}, err
+	}
+	c, err := cards.Parse(code)
 	if err != nil {
 		return cards.Card{}, games.Invalid(
-			fmt.Sprintf("%q is not a card: use a rank 23456789TJQKA and a suit SHDC, like \"QS\"", a[0]),
-			fmt.Sprintf("%q 不是一张牌：应为点数 23456789TJQKA 加花色 SHDC，例如 \"QS\"", a[0]))
+			fmt.Sprintf("%q is not a card: use a rank 23456789TJQKA and a suit SHDC, like \"QS\"", code),
+			fmt.Sprintf("%q 不是一张牌：应为点数 23456789TJQKA 加花色 SHDC，例如 \"QS\"", code))
 	}
 	return c, nil
 }

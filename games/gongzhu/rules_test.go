@@ -103,11 +103,11 @@ func TestRefusals(t *testing.T) {
 		{"not the opening card", `["7H"]`, "The first trick must be led with ♣2", "第一墩必须由♣2首出", 0},
 		{"not held", `["QS"]`, "You do not hold ♠Q", "你手里没有♠Q", 0},
 		{"bad card", `["ZZ"]`, `"ZZ" is not a card`, `"ZZ" 不是一张牌`, 0},
-		{"two cards", `["2C","7H"]`, "play takes one card", "出牌参数应为一张牌", 0},
-		{"no card", `[]`, "play takes one card", "出牌参数应为一张牌", 0},
-		{"number", `[2]`, "play takes one card", "出牌参数应为一张牌", 0},
-		{"object", `{"card":"2C"}`, "play takes one card", "出牌参数应为一张牌", 0},
-		{"bare string", `"2C"`, "play takes one card", "出牌参数应为一张牌", 0},
+		{"two cards", `["2C","7H"]`, `play takes ["QS"]`, `play 的参数应为 ["QS"]`, 0},
+		{"no card", `[]`, `play takes ["QS"]`, `play 的参数应为 ["QS"]`, 0},
+		{"number", `[2]`, `play takes ["QS"]`, `play 的参数应为 ["QS"]`, 0},
+		{"object", `{"card":"2C"}`, `play takes ["QS"]`, `play 的参数应为 ["QS"]`, 0},
+		{"bare string", `"2C"`, `play takes ["QS"]`, `play 的参数应为 ["QS"]`, 0},
 	}
 	before, _ := json.Marshal(s)
 	for _, tt := range tests {

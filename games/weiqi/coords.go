@@ -15,7 +15,10 @@ const columns = "ABCDEFGHJKLMNOPQRST"
 // letter (A-T without I, either case) from the left and the row number with
 // row 1 at the bottom. Spaces around or between are ignored, and full-width
 // letters and digits (Ｄ４) are read as half-width. It returns x, the column
-// from the left, and y, the row from the TOP, both 0-based.
+// from the left, and y, the row from the TOP, both 0-based. A move's
+// argument is stricter: games.DecodeArgs refuses a string holding any
+// space before ParseCoord reads it, and the move is kept as FormatCoord
+// writes it.
 func ParseCoord(s string, size int) (x, y int, err error) {
 	var b strings.Builder
 	for _, r := range s {

@@ -1,7 +1,6 @@
 package weiqi
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -64,7 +63,7 @@ func applyPlay(s State, seat int, args json.RawMessage) (State, error) {
 	if err := myTurn(&s, seat); err != nil {
 		return s, err
 	}
-	p, err := argPoint(args, s.size)
+	p, err := argPoint(args, s.size, movePlay)
 	if err != nil {
 		return s, err
 	}
@@ -188,7 +187,7 @@ func applyToggleDead(s State, seat int, args json.RawMessage) (State, error) {
 	if s.phase != phaseScoring {
 		return s, errNotInScoring
 	}
-	p, err := argPoint(args, s.size)
+	p, err := argPoint(args, s.size, moveToggleDead)
 	if err != nil {
 		return s, err
 	}
@@ -212,12 +211,17 @@ func applySetDead(s State, seat int, args json.RawMessage) (State, error) {
 	if s.phase != phaseScoring {
 		return s, errNotInScoring
 	}
-	var a [][]string
-	if json.Unmarshal(args, &a) != nil || len(a) != 1 || len(a[0]) > s.size*s.size {
-		return s, games.Invalid(`setDead takes one list of points: [["D4", "Q16"]]`, `setDead 的参数应为一组坐标：[["D4", "Q16"]]`)
+	list, err := argPoints(args)
+	if err != nil {
+		return s, err
+	}
+	if len(list) > s.size*s.size {
+		return s, games.Invalid(
+			fmt.Sprintf("setDead lists %d points, more than the %d of the board", len(list), s.size*s.size),
+			fmt.Sprintf("setDead 列出了 %d 个点，多于棋盘的 %d 个点", len(list), s.size*s.size))
 	}
 	marked := make([]bool, len(s.board.pts))
-	for _, name := range a[0] {
+	for _, name := range list {
 		p, err := parsePoint(name, s.size)
 		if err != nil {
 			return s, err
@@ -276,13 +280,74 @@ func (b board) sameColour(p int) []int {
 	return g
 }
 
-// argPoint decodes ["D4"].
-func argPoint(args json.RawMessage, size int) (int, error) {
-	var a []string
-	if json.Unmarshal(args, &a) != nil || len(a) != 1 {
-		return 0, games.Invalid(`this move takes one point: ["D4"]`, `此操作的参数应为一个坐标：["D4"]`)
+// CanonicalArgs parses the args of move name and returns their canonical
+// JSON (games.ArgsParser): each point in its normal spelling (["D4"],
+// upper case, half-width), [true] or [false] for an answer, [] for the
+// moves that take nothing. A point is read as on the largest board: one
+// off a smaller board parses here and is refused by Apply.
+func (Rules) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case movePlay, moveToggleDead:
+		p, err := argPoint(args, maxSize, name)
+		if err != nil {
+			return nil, err
+		}
+		return games.CanonicalJSON(pointName(p, maxSize))
+	case moveSetDead:
+		list, err := argPoints(args)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, len(list))
+		for i, name := range list {
+			p, err := parsePoint(name, maxSize)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = pointName(p, maxSize)
+		}
+		return games.CanonicalJSON(out)
+	case moveAnswerUndo, moveAnswerScoring:
+		yes, err := argBool(args, name)
+		if err != nil {
+			return nil, err
+		}
+		return games.CanonicalJSON(yes)
+	case movePass, moveResign, moveRequestUndo, moveRequestScoring, moveApprove, moveResume:
+		if err := noArgs(args, name); err != nil {
+			return nil, err
+		}
+		return json.RawMessage("[]"), nil
 	}
-	return parsePoint(a[0], size)
+	return nil, fmt.Errorf("%w: %q", games.ErrUnknownMove, name)
+}
+
+// maxSize is the largest board: CanonicalArgs reads points on it.
+const maxSize = 19
+
+// argPoint decodes move's ["D4"] (strictly: games.DecodeArgs) and reads
+// the point on a board of size.
+func argPoint(args json.RawMessage, size int, move string) (int, error) {
+	var point string
+	if err := games.DecodeArgs(move, `["D4"]`, args, &point); err != nil {
+		return 0, err
+	}
+	return parsePoint(point, size)
+}
+
+// argPoints decodes setDead's [["D4", "Q16"]]: one list of at most
+// maxSize*maxSize point names (read by the caller).
+func argPoints(args json.RawMessage) ([]string, error) {
+	var list []string
+	if err := games.DecodeArgs(moveSetDead, `[["D4", "Q16"]]`, args, &list); err != nil {
+		return nil, err
+	}
+	if len(list) > maxSize*maxSize {
+		return nil, games.Invalid(
+			fmt.Sprintf("setDead lists %d points, more than a board has", len(list)),
+			fmt.Sprintf("setDead 列出了 %d 个点，多于棋盘的点数", len(list)))
+	}
+	return list, nil
 }
 
 // parsePoint reads a coordinate into a point index, with a reason a person
@@ -296,22 +361,11 @@ func parsePoint(name string, size int) (int, error) {
 }
 
 func noArgs(args json.RawMessage, name string) error {
-	var a []json.RawMessage
-	if json.Unmarshal(args, &a) != nil || len(a) != 0 {
-		return games.Invalid(name+" takes no arguments: []", name+" 不带参数：[]")
-	}
-	return nil
+	return games.DecodeArgs(name, "[]", args)
 }
 
 func argBool(args json.RawMessage, name string) (bool, error) {
-	var a []json.RawMessage
-	if json.Unmarshal(args, &a) == nil && len(a) == 1 {
-		switch string(bytes.TrimSpace(a[0])) {
-		case "true":
-			return true, nil
-		case "false":
-			return false, nil
-		}
-	}
-	return false, games.Invalid(name+" takes [true] or [false]", name+" 的参数应为 [true] 或 [false]")
+	var yes bool
+	err := games.DecodeArgs(name, "[true|false]", args, &yes)
+	return yes, err
 }

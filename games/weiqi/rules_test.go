@@ -274,10 +274,10 @@ func TestResign(t *testing.T) {
 
 func TestBadArgs(t *testing.T) {
 	s := newGame(t, 9)
-	refuse(t, s, 0, "one point", movePlay)
-	refuse(t, s, 0, "one point", movePlay, 3, 4)
+	refuse(t, s, 0, `play takes ["D4"]: it takes 1 argument, not 0`, movePlay)
+	refuse(t, s, 0, `play takes ["D4"]: it takes 1 argument, not 2`, movePlay, 3, 4)
 	refuse(t, s, 0, "row 10", movePlay, "A10")
-	refuse(t, s, 0, "takes no arguments", movePass, 1)
+	refuse(t, s, 0, "pass takes []: it takes no arguments, not 1", movePass, 1)
 	refuse(t, s, 0, "only for scoring", moveToggleDead, "A1")
 	refuse(t, s, 0, "only for scoring", moveApprove)
 }
