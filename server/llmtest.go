@@ -4,9 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +21,8 @@ import (
 
 // LLMChecker is one configured LLM endpoint as POST /llm/test sees it
 // (rooms/llm.Player): Check sends a tiny prompt and returns the latency.
-// Its error must not carry the endpoint's key.
+// Its error must not carry the endpoint's key; its text goes to the
+// server log, and the caller gets only its kind (checkFailure).
 type LLMChecker interface {
 	Check(ctx context.Context) (time.Duration, error)
 }
@@ -38,7 +42,8 @@ type LLMTestConfig struct {
 // shorter.
 const llmTestTimeout = 30 * time.Second
 
-// llmTestResult is the body of POST /llm/test.
+// llmTestResult is the body of POST /llm/test. Error never holds the
+// endpoint's URL, host or key (checkFailure).
 type llmTestResult struct {
 	Endpoint  string `json:"endpoint"`
 	OK        bool   `json:"ok"`
@@ -48,9 +53,9 @@ type llmTestResult struct {
 
 // llmTest checks one endpoint: {"endpoint": "llm"} in the body (or
 // ?endpoint=; default "llm"). Operator only: 403 unless operator; 404 for
-// an unknown endpoint; 200 with ok true, or 502 with the endpoint's error.
+// an unknown endpoint; 200 with ok true, or 502 with what failed.
 func (s *Server) llmTest(c echo.Context) error {
-	if !s.isOperator(c.Request()) {
+	if !s.isOperator(c) {
 		return s.fail(c, forbidden("POST /llm/test is for the operator: call it from loopback or with the operator token"))
 	}
 	var body struct {
@@ -77,17 +82,66 @@ func (s *Server) llmTest(c echo.Context) error {
 	d, err := ck.Check(ctx)
 	res := llmTestResult{Endpoint: name, OK: err == nil, LatencyMs: d.Milliseconds()}
 	status := http.StatusOK
+	var detail string
 	if err != nil {
-		res.Error, status = err.Error(), http.StatusBadGateway
+		res.Error, status = checkFailure(name, err), http.StatusBadGateway
+		detail = err.Error() // the checker's own text: no key, but maybe the URL, which the log may hold
 	}
-	s.log.Info("llm test", "endpoint", name, "ok", res.OK, "latency_ms", res.LatencyMs, "err", res.Error)
+	s.log.Info("llm test", "endpoint", name, "client", c.RealIP(), "ok", res.OK, "latency_ms", res.LatencyMs, "err", detail)
 	return c.JSON(status, res)
 }
 
-// isOperator: the request carries the operator token, or comes straight
-// from loopback. A request a proxy forwarded (X-Forwarded-For, Forwarded,
-// X-Real-IP) is not loopback even when the proxy runs on this host.
-func (s *Server) isOperator(r *http.Request) bool {
+// apiStatus finds the HTTP status in the OpenAI SDK's error text ("OpenAI
+// API error: 401 Unauthorized").
+var apiStatus = regexp.MustCompile(`API error: ([1-5][0-9][0-9])\b`)
+
+// checkFailure is what the caller of POST /llm/test learns of a failed
+// check: the endpoint's name and the kind of failure, with the HTTP status
+// when the endpoint answered one. The checker's error text is not passed
+// on: the HTTP client's errors carry the endpoint's URL and address
+// (`Post "https://host/v1/chat/completions": dial tcp 10.0.0.5:443: ...`),
+// a TLS error its host name, an endpoint's error body a masked key. The
+// full text goes to the server log.
+func checkFailure(name string, err error) string {
+	msg := err.Error()
+	var what string
+	switch m := apiStatus.FindStringSubmatch(msg); {
+	case m != nil:
+		n, _ := strconv.Atoi(m[1])
+		what = strings.TrimSpace(fmt.Sprintf("the endpoint answered HTTP %d %s", n, http.StatusText(n)))
+	case errors.Is(err, context.DeadlineExceeded),
+		strings.Contains(msg, "Client.Timeout"), strings.Contains(msg, "i/o timeout"), strings.Contains(msg, "deadline exceeded"):
+		what = "timed out"
+	case errors.Is(err, context.Canceled):
+		what = "cancelled"
+	case errors.Is(err, rooms.ErrPlayerBusy):
+		what = "busy: every request slot stayed taken"
+	case strings.Contains(msg, "connection refused"):
+		what = "connection refused"
+	case strings.Contains(msg, "no such host"):
+		what = "the host name does not resolve"
+	case strings.Contains(msg, "tls:"), strings.Contains(msg, "x509:"):
+		what = "the TLS handshake failed"
+	case strings.Contains(msg, "connection reset"), strings.Contains(msg, "EOF"):
+		what = "the connection was closed"
+	case strings.Contains(msg, "no choice"):
+		what = "the answer has no choice"
+	default:
+		what = "the request failed (the server log has the details)"
+	}
+	return name + ": " + what
+}
+
+// isOperator: the request carries the operator token, or its client
+// address (clientip.go) is loopback. Headers grant nothing: with no
+// trusted proxy the client is the TCP peer, and behind a trusted proxy it
+// is the client the proxy forwarded for, who is not loopback unless the
+// proxy saw loopback. A loopback peer that is not a trusted proxy but
+// forwards for someone (any forwarding header, even an empty line) is an
+// undeclared local proxy: refused, since every caller would look like
+// loopback through it.
+func (s *Server) isOperator(c echo.Context) bool {
+	r := c.Request()
 	if tok := s.cfg.LLMTest.Token; tok != "" {
 		if got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
 			a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(tok))
@@ -96,17 +150,11 @@ func (s *Server) isOperator(r *http.Request) bool {
 			}
 		}
 	}
-	for _, h := range []string{"X-Forwarded-For", "Forwarded", "X-Real-IP"} {
-		if r.Header.Get(h) != "" {
-			return false
-		}
+	ip := net.ParseIP(c.RealIP())
+	if ip == nil || !ip.IsLoopback() {
+		return false
 	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return s.trustedPeer(r) || !forwarded(r.Header)
 }
 
 func forbidden(msg string) error {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/pprof"
 	"net/url"
@@ -47,6 +48,12 @@ type Config struct {
 	LLMTest LLMTestConfig
 	// Throttle limits creates and joins per client address (throttle.go).
 	Throttle Throttle
+	// TrustedProxies are the address ranges of the reverse proxies in
+	// front of the server (-trusted-proxies). A request whose TCP peer is
+	// inside one has its client read from X-Forwarded-For; otherwise the
+	// client is the peer, whatever the headers say. Empty trusts none
+	// (clientip.go).
+	TrustedProxies []*net.IPNet
 }
 
 // Server is the HTTP handler. Create it with New.
@@ -84,6 +91,7 @@ func New(cfg Config) *Server {
 	s.metrics = cfg.Metrics
 	e := s.echo
 	e.HideBanner, e.HidePort = true, true
+	e.IPExtractor = ipExtractor(cfg.TrustedProxies) // c.RealIP() is the client address everywhere
 	e.HTTPErrorHandler = s.httpError
 	e.Use(s.recoverMiddleware)
 	e.Use(bodyLimit(64 << 10))

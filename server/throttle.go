@@ -16,9 +16,11 @@ import (
 // Rate per second. Zero values take the defaults; a negative Rate turns
 // the throttle off.
 //
-// The address is the TCP peer's: a forwarded-for header is not trusted,
-// since any client could set it. IPv6 clients count per /64, the block one
-// host usually holds.
+// The address is the client's by the server's one rule (clientip.go): the
+// TCP peer's, or behind a trusted proxy the one X-Forwarded-For names; a
+// forwarding header from anyone else is not trusted, since any client
+// could set it. IPv6 clients count per /64, the block one host usually
+// holds.
 type Throttle struct {
 	Rate  float64 // default 2
 	Burst int     // default 20
@@ -95,12 +97,12 @@ func (l *clientLimiter) size() int {
 	return len(l.buckets)
 }
 
-// clientKey is the bucket key of a request's peer: its IP, or its /64 for
-// IPv6.
-func clientKey(remoteAddr string) string {
-	host, _, err := net.SplitHostPort(remoteAddr)
+// clientKey is the bucket key of a client address (c.RealIP(); a
+// host:port is taken too): the IP, or its /64 for IPv6.
+func clientKey(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		host = remoteAddr
+		host = addr
 	}
 	ip := net.ParseIP(host)
 	if ip == nil || ip.To4() != nil {
@@ -113,7 +115,7 @@ func clientKey(remoteAddr string) string {
 // rate_limited.
 func (s *Server) throttled(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if !s.limiter.allow(clientKey(c.Request().RemoteAddr)) {
+		if !s.limiter.allow(clientKey(c.RealIP())) {
 			return s.fail(c, &rooms.Error{Code: protocol.CodeRateLimited,
 				Message: "too many matches created or joined from your address; wait a moment and try again"})
 		}

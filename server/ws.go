@@ -161,7 +161,7 @@ func (c *conn) writer() {
 }
 
 func (s *Server) websocket(c echo.Context) error {
-	key := clientKey(c.Request().RemoteAddr)
+	key := clientKey(c.RealIP())
 	if err := s.admit(key); err != nil {
 		return s.fail(c, err)
 	}
