@@ -25,6 +25,7 @@ const batchTimeout = 10 * time.Second
 // with the next free worker.
 type batcher struct {
 	c     redis.UniversalClient
+	wait  *waiter // sends the batches when waiting is on (wait.go)
 	queue chan *call
 	quit  chan struct{}
 	wg    sync.WaitGroup
@@ -46,8 +47,8 @@ func (c *call) release() {
 	callPool.Put(c)
 }
 
-func newBatcher(c redis.UniversalClient, workers int) *batcher {
-	b := &batcher{c: c, queue: make(chan *call, maxBatch), quit: make(chan struct{})}
+func newBatcher(c redis.UniversalClient, workers int, wait *waiter) *batcher {
+	b := &batcher{c: c, wait: wait, queue: make(chan *call, maxBatch), quit: make(chan struct{})}
 	for range workers {
 		b.wg.Add(1)
 		go b.work()
@@ -120,7 +121,9 @@ func (b *batcher) exec(batch []*call, cmds []redis.Cmder) {
 		cmds = append(cmds, c.cmd)
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	if len(cmds) == 1 {
+	if b.wait != nil {
+		b.wait.send(ctx, cmds) // with a wait behind them
+	} else if len(cmds) == 1 {
 		b.c.Process(ctx, cmds[0])
 	} else {
 		p := b.c.Pipeline()

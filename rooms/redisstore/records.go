@@ -37,16 +37,19 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	// sees the record unindexed; it is scored with the store's clock, which
 	// unindexScript relies on.
 	z := redis.Z{Score: float64(s.now().UnixMilli()), Member: rec.ID}
-	if err := s.c.ZAdd(ctx, s.indexKey(rec.Game), z).Err(); err != nil {
+	if err := s.index(ctx, s.indexKey(rec.Game), z); err != nil {
 		return unavailable("index match", rec.ID, err)
 	}
-	n, err := s.sc.create.Run(ctx, s.c, []string{s.recKey(rec.ID)},
-		rec.StateID, data, s.ttlMs()).Int64()
-	if err != nil {
+	cmd := s.run(ctx, s.sc.create, []string{s.recKey(rec.ID)}, rec.StateID, data, s.ttlMs())
+	short := shortOf(cmd.Err()) // written, the wait fell short (wait.go)
+	if err := cmd.Err(); err != nil && short == nil {
 		return unavailable("create match", rec.ID, err)
 	}
-	if n == 0 {
+	switch {
+	case cmd.Val() == int64(0):
 		return fmt.Errorf("%w: %s", rooms.ErrExists, rec.ID)
+	case short != nil:
+		return notDurable("create match", rec.ID, short)
 	}
 	return nil
 }
@@ -122,19 +125,26 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	if redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
 		// The script cache was flushed (or a failover lost it): EVAL
 		// sends the script itself and caches it again.
-		cmd = s.sc.update.Eval(ctx, s.c, keys, args...)
+		cmd = s.eval(ctx, s.sc.update, keys, args...)
 	}
 	res, err := cmd.Result()
-	if err != nil {
+	short := shortOf(err) // written, the wait fell short (wait.go)
+	if err != nil && short == nil {
 		return unavailable("update match", rec.ID, err)
 	}
 	switch v := res.(type) {
 	case int64:
+		if v == 1 && short != nil {
+			return notDurable("update match", rec.ID, short)
+		}
 		if v == 1 {
 			return nil
 		}
 		return fmt.Errorf("%w: %s", rooms.ErrNotFound, rec.ID)
 	case string:
+		if err := s.settle(ctx, rec.ID, rec.StateID, v); err != nil {
+			return err
+		}
 		return fmt.Errorf("%w: match %s is at stateID %s, not %d", rooms.ErrConflict, rec.ID, v, prev)
 	}
 	return fmt.Errorf("redisstore: update match %s: unexpected script reply %#v", rec.ID, res)

@@ -47,6 +47,21 @@ type Options struct {
 	// once; default 4. Updates issued while all of them wait leave
 	// together in the next one.
 	Pipelines int
+	// WaitReplicas, when above 0, makes Create and Update report success
+	// only once that many replicas of the master that took the write
+	// have acknowledged it (Redis's WAIT, sent behind the write on its
+	// connection): a failover then keeps every acknowledged write. Fewer
+	// within WaitTimeout make the call fail with rooms.ErrUnavailable,
+	// the write made but not known durable (a *ShortError). Default 0:
+	// no wait. See wait.go.
+	WaitReplicas int
+	// WaitAOF makes the wait WAITAOF 1 WaitReplicas: the write fsynced
+	// to the master's append-only file and to WaitReplicas replicas'.
+	// It needs Redis 7.2 or later with appendonly yes (checked by New).
+	WaitAOF bool
+	// WaitTimeout bounds each wait; default 1 s. It must be shorter than
+	// the client's read timeout (by 500 ms at least).
+	WaitTimeout time.Duration
 }
 
 // Store is a Redis rooms.Store. All methods are safe for concurrent use.
@@ -58,6 +73,7 @@ type Store struct {
 	now    func() time.Time
 	hub    *hub
 	batch  *batcher
+	wait   *waiter    // nil unless Options.WaitReplicas or WaitAOF is set
 	sc     *scriptSet // plainScripts, or shardedScripts on a Redis Cluster
 	where  string     // the server or cluster's addresses, for messages
 
@@ -123,13 +139,19 @@ func New(ctx context.Context, o Options) (*Store, error) {
 			return nil, fmt.Errorf("%w: redisstore: SCRIPT LOAD at %s: %w", rooms.ErrUnavailable, where, err)
 		}
 	}
+	w, err := newWaiter(ctx, s.c, o)
+	if err != nil {
+		s.closeClient()
+		return nil, err
+	}
+	s.wait = w
 	s.hub = newHub(s.c, o.Buffer, s.cluster())
 	if err := s.startLiveness(ctx); err != nil {
 		s.hub.close()
 		s.closeClient()
 		return nil, err
 	}
-	s.batch = newBatcher(s.c, o.Pipelines)
+	s.batch = newBatcher(s.c, o.Pipelines, s.wait)
 	return s, nil
 }
 

@@ -36,6 +36,10 @@ type Cluster struct {
 	// redis://host:port?addr=host:port&addr=… (redis.ParseClusterURL).
 	URL   string
 	procs map[string]*proc // by address; nil once killed
+	// server is redis-server's path and dirs the nodes' directories, by
+	// address: Restart starts a killed node again with them.
+	server string
+	dirs   map[string]string
 }
 
 // StartCluster starts a Redis Cluster for t and kills its servers when t
@@ -51,7 +55,7 @@ func StartCluster(t testing.TB) *Cluster {
 	if err != nil {
 		t.Skip("redistest: no redis-cli on PATH: it joins the cluster's nodes")
 	}
-	c := &Cluster{procs: map[string]*proc{}}
+	c := &Cluster{procs: map[string]*proc{}, server: server, dirs: map[string]string{}}
 	t.Cleanup(c.stop)
 	dir := t.TempDir()
 	for i := range clusterNodes {
@@ -61,6 +65,7 @@ func StartCluster(t testing.TB) *Cluster {
 		}
 		c.Addrs = append(c.Addrs, addr)
 		c.procs[addr] = p
+		c.dirs[addr] = filepath.Join(dir, strconv.Itoa(i))
 	}
 	args := append([]string{"--cluster", "create"}, c.Addrs...)
 	args = append(args, "--cluster-replicas", "1", "--cluster-yes")
@@ -91,15 +96,23 @@ func startNode(path, dir string) (string, *proc, error) {
 			continue
 		}
 		var p *proc
-		_, p, err = startServer(path, port, "--cluster-enabled", "yes",
-			"--cluster-config-file", filepath.Join(dir, "nodes.conf"),
-			"--cluster-node-timeout", strconv.Itoa(nodeTimeout),
-			"--dir", dir, "--save", "", "--appendonly", "no")
-		if err == nil {
+		if p, err = runNode(path, dir, port); err == nil {
 			return "127.0.0.1:" + strconv.Itoa(port), p, nil
 		}
 	}
 	return "", nil, err
+}
+
+// runNode runs a cluster node on port with its files (nodes.conf) in dir.
+func runNode(path, dir string, port int) (*proc, error) {
+	_, p, err := startServer(path, port, "--cluster-enabled", "yes",
+		"--cluster-config-file", filepath.Join(dir, "nodes.conf"),
+		"--cluster-node-timeout", strconv.Itoa(nodeTimeout),
+		"--dir", dir, "--save", "", "--appendonly", "no",
+		// A replica's first copy (and a restarted node's) at once, not 5 s
+		// later, diskless syncs' default delay.
+		"--repl-diskless-sync-delay", "0")
+	return p, err
 }
 
 // freeClusterPort finds a free port below 55536 whose port+10000 is free.
