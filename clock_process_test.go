@@ -8,6 +8,7 @@ import (
 	"github.com/chaguan/chaguan/clients/client"
 	"github.com/chaguan/chaguan/protocol"
 	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/redisstore"
 	"github.com/chaguan/chaguan/rooms/redistest"
 )
 
@@ -100,4 +101,99 @@ func lastEntry(st *protocol.State, seq int64) protocol.LogEntry {
 		return protocol.LogEntry{}
 	}
 	return st.Log[i]
+}
+
+// TestClockRunsOutWithNobody: a turn clock is enforced with nobody
+// connected. Both players are seated through process A and black is to
+// move when A is killed (kill -9). In "restart", A alone comes back and
+// nobody connects: its poller finds black's clock in the store's index of
+// due clocks and plays the timeout. In "two processes", B (where nobody
+// ever connected) plays it while A is down, then A comes back beside it
+// and white's timeout is still played once. Each timeout lands within a
+// second of its due time (a generous bound for a 250 ms poll), once: the
+// next move is the other seat's, only when its own clock runs out.
+func TestClockRunsOutWithNobody(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes; skipped with -short")
+	}
+	for _, two := range []bool{false, true} {
+		name := map[bool]string{false: "restart", true: "two processes"}[two]
+		t.Run(name, func(t *testing.T) {
+			url := redistest.URL(t)
+			a, killA := startProcessGrace(t, url, time.Hour)
+			if two {
+				startProcessGrace(t, url, time.Hour)
+			}
+			store, err := redisstore.New(context.Background(), redisstore.Options{URL: url})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { store.Close() })
+			ctx := context.Background()
+			lobby := client.NewLobby(a, nil)
+			id, err := lobby.Create(ctx, "gomoku", protocol.CreateRequest{NumPlayers: 2, Clock: &protocol.ClockRequest{Bank: 5, PerMove: 2}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seat0, seat1 := "0", "1"
+			black, err := lobby.Join(ctx, "gomoku", id, protocol.JoinRequest{PlayerName: "Black", PlayerID: &seat0})
+			if err != nil {
+				t.Fatal(err)
+			}
+			white, err := lobby.Join(ctx, "gomoku", id, protocol.JoinRequest{PlayerName: "White", PlayerID: &seat1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pa, pb := dialAs(t, ctx, a, id, black), dialAs(t, ctx, a, id, white)
+			if _, err := pa.Move(ctx, "place", 7, 7); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pb.Move(ctx, "place", 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			rec3 := awaitRecord(t, store, id, 10*time.Second, func(r *rooms.Record) bool { return r.Seq >= 3 })
+			due := rec3.Clocks.Since + rec3.Clocks.Left[0] // black's clock runs out then
+			killA()
+			if !two {
+				startProcessGrace(t, url, time.Hour) // A again; nobody connects
+			}
+			rec := awaitRecord(t, store, id, 30*time.Second, func(r *rooms.Record) bool { return r.Seq >= 4 })
+			late := time.Duration(rec.Clocks.Since-due) * time.Millisecond
+			mv := rec.Moves[len(rec.Moves)-1]
+			if rec.Seq != 4 || mv.Seat != 0 || !mv.Timeout {
+				t.Fatalf("after black's clock ran out: stateID %d, last move %+v; want black's timeout as move 3", rec.Seq, mv)
+			}
+			if late < 0 || late > time.Second {
+				t.Fatalf("black's timeout landed %v after its due time, want within a second", late)
+			}
+			if two {
+				startProcessGrace(t, url, time.Hour) // A comes back beside B: two pollers
+			}
+			// White's clock has run since black's timeout: its timeout
+			// comes next, once, and not before its time.
+			rec2 := awaitRecord(t, store, id, 30*time.Second, func(r *rooms.Record) bool { return r.Seq >= 5 })
+			due2 := rec.Clocks.Since + rec.Clocks.Left[1]
+			late2 := time.Duration(rec2.Clocks.Since-due2) * time.Millisecond
+			mv2 := rec2.Moves[len(rec2.Moves)-1]
+			if rec2.Seq != 5 || mv2.Seat != 1 || !mv2.Timeout || late2 < 0 || late2 > time.Second {
+				t.Fatalf("after white's clock ran out: stateID %d, last move %+v, %v after its due time; want white's timeout as move 4 within a second",
+					rec2.Seq, mv2, late2)
+			}
+			t.Logf("%s: black's timeout %v after its due time, white's %v", name, late.Round(time.Millisecond), late2.Round(time.Millisecond))
+		})
+	}
+}
+
+// awaitRecord polls the store until ok holds of match id's record.
+func awaitRecord(t *testing.T, st rooms.Store, id string, limit time.Duration, ok func(*rooms.Record) bool) *rooms.Record {
+	t.Helper()
+	for end := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		rec, err := st.Get(context.Background(), id)
+		if err == nil && ok(rec) {
+			return rec
+		}
+		if time.Now().After(end) {
+			t.Fatalf("match %s: condition not reached in %v (last error %v)", id, limit, err)
+		}
+	}
 }

@@ -38,6 +38,9 @@ type config struct {
 	addr       string
 	redisURL   string
 	cluster    bool // -redis names a Redis Cluster even with one address
+	waitRepl   int
+	waitAOF    bool
+	waitFor    time.Duration
 	origins    string
 	pprof      bool
 	logLevel   string
@@ -47,6 +50,7 @@ type config struct {
 	wsRate     float64
 	wsBurst    int
 	maxRooms   int     // live rooms per process; beyond it create answers 503
+	botRate    float64 // bot moves per second in this process; negative for no budget
 	maxConns   int     // live WebSockets per process; 0 for no cap
 	maxConnsIP int     // live WebSockets per client address; 0 for no cap
 	lobbyRate  float64 // creates and joins per second per client address
@@ -56,6 +60,7 @@ type config struct {
 	http       httpTimeouts
 	gc         gcSettings // what main set up (setUpGC): run the tuner, the limit set
 	llm        specList   // -llm values, parsed by llmPlayers
+	proxies    string     // -trusted-proxies: CIDRs whose X-Forwarded-For names the client
 }
 
 // specList collects a repeated flag's values. Set never fails: a value is
@@ -85,6 +90,9 @@ func main() {
 	flag.StringVar(&c.addr, "addr", envOr("ADDR", ":8080"), "listen address (env ADDR)")
 	flag.StringVar(&c.redisURL, "redis", os.Getenv("REDIS_URL"), "Redis URL, e.g. redis://127.0.0.1:6379/0, or a Redis Cluster's, redis://host1:port1?addr=host2:port2&addr=host3:port3 (more than one address means a cluster); empty for the in-memory store (env REDIS_URL)")
 	flag.BoolVar(&c.cluster, "redis-cluster", os.Getenv("REDIS_CLUSTER") != "", "-redis names a Redis Cluster even with one address (env REDIS_CLUSTER)")
+	flag.IntVar(&c.waitRepl, "redis-wait-replicas", envInt("REDIS_WAIT_REPLICAS"), "acknowledge a move (or a create) only once this many Redis replicas have it (WAIT): a failover then keeps it; 0 for no wait (env REDIS_WAIT_REPLICAS)")
+	flag.BoolVar(&c.waitAOF, "redis-wait-aof", os.Getenv("REDIS_WAIT_AOF") != "", "also wait until the write is fsynced to the append-only file of the master and of -redis-wait-replicas replicas (WAITAOF; Redis 7.2+ with appendonly yes) (env REDIS_WAIT_AOF)")
+	flag.DurationVar(&c.waitFor, "redis-wait-timeout", time.Second, "how long a write waits for its replicas (and fsync) before it is answered unavailable")
 	flag.StringVar(&c.origins, "origins", os.Getenv("ALLOWED_ORIGINS"), "comma-separated extra origins allowed to open WebSockets (env ALLOWED_ORIGINS)")
 	flag.BoolVar(&c.pprof, "pprof", false, "serve net/http/pprof under /debug/pprof")
 	flag.StringVar(&c.logLevel, "log-level", envOr("LOG_LEVEL", "info"), "debug, info, warn or error (env LOG_LEVEL)")
@@ -93,6 +101,7 @@ func main() {
 	flag.DurationVar(&c.ttl, "ttl", rooms.DefaultTTL, "how long a match is kept after its last change")
 	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
+	flag.Float64Var(&c.botRate, "bot-rate", rooms.DefaultBotRate, "bot moves per second this process makes at most, shared by every match in turn (negative for no budget)")
 	flag.IntVar(&c.maxRooms, "max-rooms", rooms.DefaultMaxRooms, "live matches this process keeps loaded at most; beyond it create answers 503 unavailable")
 	flag.IntVar(&c.maxConns, "max-conns", 10000, "live WebSockets this process takes at most; past it upgrades answer 503 unavailable (0 for no cap)")
 	flag.IntVar(&c.maxConnsIP, "max-conns-per-ip", 200, "live WebSockets one client address may hold; past it upgrades answer 503 unavailable (0 for no cap)")
@@ -100,6 +109,7 @@ func main() {
 	flag.IntVar(&c.lobbyBurst, "lobby-burst", 20, "burst of creates and joins each client address may make at once")
 	flag.StringVar(&c.gnugo, "gnugo", os.Getenv("GNUGO"), "GNU Go binary for weiqi's bot level gnugo; empty looks for gnugo on $PATH and in /usr/games, off disables it (env GNUGO)")
 	flag.IntVar(&c.gnugoLvl, "gnugo-level", gnugo.DefaultLevel, "GNU Go's strength, --level 1 to 10")
+	flag.StringVar(&c.proxies, "trusted-proxies", os.Getenv("TRUSTED_PROXIES"), "comma-separated CIDRs of the reverse proxies in front of the server: a request from one has its client address read from X-Forwarded-For; empty trusts none, and the client is the TCP peer (env TRUSTED_PROXIES)")
 	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s][,max=4] (max: requests in flight at once); the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
 	flag.Parse()
 	c.gc = setUpGC()
@@ -115,6 +125,10 @@ func run(c config) error {
 		return fmt.Errorf("bad -log-level: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	proxies, err := server.ParseTrustedProxies(c.proxies)
+	if err != nil {
+		return fmt.Errorf("bad -trusted-proxies: %w", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -143,7 +157,7 @@ func run(c config) error {
 	}
 	mgr := rooms.New(rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
-		Players: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms,
+		Players: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms, BotRate: c.botRate,
 	})
 	var origins []string
 	for _, o := range strings.Split(c.origins, ",") {
@@ -153,7 +167,7 @@ func run(c config) error {
 	}
 	h := server.New(server.Config{
 		Rooms: mgr, Assets: web.Assets(), AllowedOrigins: origins, Logger: log,
-		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof,
+		Registry: inst.Registry, Metrics: inst.Metrics, Pprof: c.pprof, TrustedProxies: proxies,
 		WS:       server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst, MaxConns: noCapIfZero(c.maxConns), MaxConnsPerIP: noCapIfZero(c.maxConnsIP)},
 		Throttle: lobbyThrottle(c),
 		LLMTest:  server.LLMTestConfig{Endpoints: llmChecks, Token: os.Getenv("CHAGUAN_OPERATOR_TOKEN")},

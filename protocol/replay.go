@@ -6,15 +6,18 @@ import "encoding/json"
 // finished match step by step, each step what a spectator saw at that
 // stateID. Secret move arguments stay out of the log, as they did live.
 //
-// Steps come a page at a time (?from=stateID&limit=n, at most 500): Total
-// is how many steps the match has (its last stateID), From the stateID of
-// the page's first step.
+// Steps come a page at a time (?from=stateID&limit=n, at most 500 steps
+// and about 1 MiB of them, so a page may hold fewer steps than asked):
+// Total is how many steps the match has (its last stateID), From the
+// stateID of the page's first step, Next the stateID the next page
+// starts at (0 when this page reaches the last step).
 type Replay struct {
 	MatchID  string       `json:"matchID"`
 	GameName string       `json:"gameName"`
 	Players  []Player     `json:"players"`
 	Total    int64        `json:"total"`
 	From     int64        `json:"from"`
+	Next     int64        `json:"next,omitempty"`
 	Steps    []ReplayStep `json:"steps"`
 }
 

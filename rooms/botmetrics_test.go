@@ -27,6 +27,7 @@ func TestBotMovesAndDecisionsAreCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	watch(t, m, "gomoku", id) // bots play while somebody is there
 	rec := waitGameover(t, mem, id)
 	moves := int(rec.Seq - 1) // Seq counts accepted moves from 1
 	// Black (seat 0, easy) moves first and the seats alternate.
@@ -58,4 +59,15 @@ func waitGameover(t *testing.T, store rooms.Store, id string) *rooms.Record {
 	}
 	t.Fatalf("match %s not over after a minute", id)
 	return nil
+}
+
+// watch connects a spectator to the match until the test ends: bots play
+// only while somebody is connected.
+func watch(t *testing.T, m *rooms.Manager, game, id string) {
+	t.Helper()
+	v, err := m.Connect(context.Background(), game, id, rooms.Hello{}, discardSink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
 }

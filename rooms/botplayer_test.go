@@ -122,6 +122,7 @@ func TestPlayerLevel(t *testing.T) {
 			if _, _, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "White"}); err != nil {
 				t.Fatal(err)
 			}
+			watch(t, m, "gomoku", id)
 			moves := firstMoves(t, mem, id)
 			reqs := fake.requests()
 			if len(reqs) != 1 {

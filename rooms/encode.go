@@ -107,10 +107,12 @@ type recordHead struct {
 }
 
 type recordTail struct {
-	Gameover    json.RawMessage `json:"gameover,omitempty"`
-	NextMatchID string          `json:"nextMatchID,omitempty"`
-	Clocks      *Clocks         `json:"clocks,omitempty"`
-	Options     Options         `json:"options"`
+	SealedChunks int             `json:"sealedChunks,omitempty"`
+	SealedMoves  int64           `json:"sealedMoves,omitempty"`
+	Gameover     json.RawMessage `json:"gameover,omitempty"`
+	NextMatchID  string          `json:"nextMatchID,omitempty"`
+	Clocks       *Clocks         `json:"clocks,omitempty"`
+	Options      Options         `json:"options"`
 }
 
 // recordPieces are what the room knows of a record it writes: its log's
@@ -168,7 +170,7 @@ func EncodeRecord(rec *Record) ([]byte, error) {
 		buf.Write(p.moves)
 	}
 	tail := buf.Len()
-	if err := enc.Encode(recordTail{Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options}); err != nil {
+	if err := enc.Encode(recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options}); err != nil {
 		return nil, err
 	}
 	b := buf.Bytes()
@@ -178,17 +180,23 @@ func EncodeRecord(rec *Record) ([]byte, error) {
 
 // movesCache keeps the encoded move list between writes: a move appends
 // one entry, every other write keeps the list, so only new entries are
-// encoded. Each result is a new slice, never modified afterwards.
+// encoded. A list is a window of one match's moves from its base (the
+// moves sealed in chunks before it), so two lists of the same match with
+// the same base and the same entry at the end of the cached length extend
+// each other; another base (a chunk sealed, another record adopted)
+// encodes anew. Each result is a new slice, never modified afterwards.
 type movesCache struct {
+	base int64      // the index of the list's first entry in the match's moves
 	n    int        // entries encoded
 	last MoveRecord // the last of them, to tell that a list extends them
 	js   []byte     // the JSON array of the n entries, without its ']'
 }
 
-// encode returns exactly what json.Marshal gives for moves (non-empty).
-func (c *movesCache) encode(moves []MoveRecord) []byte {
-	if c.js == nil || len(moves) < c.n || (c.n > 0 && !sameMove(moves[c.n-1], c.last)) {
-		c.n, c.js = 0, []byte{'['}
+// encode returns exactly what json.Marshal gives for moves (non-empty),
+// the match's moves from index base on.
+func (c *movesCache) encode(base int64, moves []MoveRecord) []byte {
+	if c.js == nil || base != c.base || len(moves) < c.n || (c.n > 0 && !sameMove(moves[c.n-1], c.last)) {
+		c.base, c.n, c.js = base, 0, []byte{'['}
 	}
 	js := append(make([]byte, 0, len(c.js)+40*(len(moves)-c.n)+1), c.js...)
 	for i, mv := range moves[c.n:] {

@@ -134,6 +134,10 @@ func randomRecord(rng *rand.Rand) *Record {
 		rec.Log = []protocol.LogEntry{} // as omitted as nil
 	}
 	rec.Moves = randomMoves(rng, nil)
+	// Some moves sealed in chunks (from what is random already: the
+	// stream of rng stays as the tests' seeds expect it).
+	rec.SealedChunks = int(rec.StateID % 3)
+	rec.SealedMoves = int64(rec.SealedChunks) * MovesPerChunk
 	return rec
 }
 
@@ -172,7 +176,7 @@ func TestMovesCache(t *testing.T) {
 			continue
 		}
 		want := mustMarshal(moves)
-		if got := c.encode(moves); !bytes.Equal(got, want) {
+		if got := c.encode(0, moves); !bytes.Equal(got, want) {
 			t.Fatalf("step %d (%d moves):\n got %s\nwant %s", i, len(moves), got, want)
 		}
 	}
@@ -294,5 +298,20 @@ func TestRecordMirrors(t *testing.T) {
 	mirror = append(mirror, rec[len(rec)-1])
 	if !reflect.DeepEqual(rec, mirror) || rec[len(rec)-1].name != "pieces" {
 		t.Fatalf("Record's fields\n%v\nare not recordHead, State, Log, Moves, recordTail, pieces:\n%v", rec, mirror)
+	}
+}
+
+// TestMovesCacheBase: a list of the same length with the same last move
+// but another base (the match's moves after a chunk was sealed, whose
+// window ends on the same move by chance) is encoded anew, not taken for
+// the cached one.
+func TestMovesCacheBase(t *testing.T) {
+	last := MoveRecord{Seat: 1, Move: "play", Args: json.RawMessage(`["QS"]`)}
+	a := []MoveRecord{{Seat: 0, Move: "play", Args: json.RawMessage(`["2H"]`)}, last}
+	b := []MoveRecord{{Seat: 3, Move: "play", Args: json.RawMessage(`["AH"]`)}, last}
+	var c movesCache
+	c.encode(0, a)
+	if got, want := c.encode(MovesPerChunk, b), mustMarshal(b); !bytes.Equal(got, want) {
+		t.Fatalf("got %s, want %s", got, want)
 	}
 }

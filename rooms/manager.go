@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/protocol"
 )
@@ -33,8 +35,9 @@ type Config struct {
 	// ZeroBotDelay in tests for no pause.
 	BotDelay time.Duration
 	// IdleUnload is how long a room with no viewers and no bot work stays
-	// loaded (default 30 s), and how long the bots of a match with no
-	// person seated play on with nobody watching before they stop.
+	// loaded (default 30 s). Bots play only while somebody is connected
+	// to the match (or a person's turn clock runs out), so a room nobody
+	// connects to has no bot work.
 	IdleUnload time.Duration
 	// InboxSize bounds each room's command queue (default 256).
 	InboxSize int
@@ -44,6 +47,16 @@ type Config struct {
 	// PlayAgain refuse with unavailable (default DefaultMaxRooms; negative
 	// for no cap). Connections to existing matches still load theirs.
 	MaxRooms int
+	// BotRate is the process's budget of bot moves per second, shared by
+	// every room in turn so that no match's bots starve the others'
+	// (default DefaultBotRate; negative for no budget). BotBurst is how
+	// many may go at once (default a tenth of the rate, at least 1).
+	BotRate  float64
+	BotBurst int
+	// ClockPoll is how often the Manager looks in the store's DueIndex for
+	// turn clocks that ran out in matches it has not loaded (default
+	// DefaultClockPoll; negative: never).
+	ClockPoll time.Duration
 	// Liveness tells which processes sharing the store are running; by
 	// default what the Store's Liveness method returns, when it has one
 	// (the Redis store, on one server or a cluster).
@@ -53,12 +66,26 @@ type Config struct {
 	// game's built-in levels; a name that repeats a built-in level is
 	// ignored. The Manager does not close them.
 	Players map[string]map[string]PlayerLevel
-	Logger  *slog.Logger
-	Metrics Metrics
+	// Replays caps the replay pages built at once (Replay, ReplayPage);
+	// default NewReplayGate(DefaultMaxReplays, DefaultReplayWait).
+	Replays *ReplayGate
+	// ReplayCacheBytes bounds the finished matches' replay pages kept
+	// in memory to serve again (default DefaultReplayCacheBytes;
+	// negative for none).
+	ReplayCacheBytes int64
+	Logger           *slog.Logger
+	Metrics          Metrics
 }
 
 // DefaultMaxRooms is Config.MaxRooms's default.
 const DefaultMaxRooms = 10000
+
+// DefaultBotRate is Config.BotRate's default: bot moves per second in one
+// process. A bot move of the costliest built-in level takes about a
+// millisecond of CPU, so the budget keeps bots to about half a core however
+// many matches ask, while a match at the default bot delay (300 ms) needs
+// about 3 a second.
+const DefaultBotRate = 500
 
 // ZeroBotDelay makes bots move at once (a zero BotDelay means the default).
 const ZeroBotDelay = time.Duration(-1)
@@ -104,6 +131,13 @@ type Manager struct {
 	// still answers (ctx is cancelled only after).
 	drain chan struct{}
 
+	replays *ReplayGate  // cfg.Replays
+	pages   *replayCache // finished matches' replay pages; nil for none
+
+	// bots is the process's budget of bot moves (Config.BotRate); nil
+	// for none.
+	bots *rate.Limiter
+
 	mu       sync.Mutex
 	rooms    map[string]*room // guarded by mu
 	draining bool             // guarded by mu: no new rooms start
@@ -141,12 +175,37 @@ func New(cfg Config) *Manager {
 	if cfg.Metrics == nil {
 		cfg.Metrics = noMetrics{}
 	}
+	var bots *rate.Limiter
+	if cfg.BotRate == 0 {
+		cfg.BotRate = DefaultBotRate
+	}
+	if cfg.BotRate > 0 {
+		if cfg.BotBurst <= 0 {
+			cfg.BotBurst = max(1, int(cfg.BotRate/10))
+		}
+		bots = rate.NewLimiter(rate.Limit(cfg.BotRate), cfg.BotBurst)
+	}
+	if cfg.ClockPoll == 0 {
+		cfg.ClockPoll = DefaultClockPoll
+	}
 	cfg.Players = normalPlayers(cfg)
 	if l, ok := cfg.Store.(interface{ Liveness() Liveness }); ok && cfg.Liveness == nil {
 		cfg.Liveness = l.Liveness()
 	}
+	if cfg.Replays == nil {
+		cfg.Replays = NewReplayGate(DefaultMaxReplays, DefaultReplayWait)
+	}
+	if cfg.ReplayCacheBytes == 0 {
+		cfg.ReplayCacheBytes = DefaultReplayCacheBytes
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{cfg: cfg, ctx: ctx, cancel: cancel, drain: make(chan struct{}), rooms: map[string]*room{}}
+	m := &Manager{cfg: cfg, ctx: ctx, cancel: cancel, drain: make(chan struct{}), rooms: map[string]*room{},
+		replays: cfg.Replays, pages: newReplayCache(cfg.ReplayCacheBytes), bots: bots}
+	if idx, ok := cfg.Store.(DueIndex); ok && cfg.ClockPoll > 0 {
+		m.wg.Add(1)
+		go m.watchClocks(idx)
+	}
+	return m
 }
 
 // Games returns the registry the manager serves.

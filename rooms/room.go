@@ -34,15 +34,17 @@ type room struct {
 	botC      <-chan time.Time
 	botBusy   bool
 	botFailed int64 // stateID at which a bot failed; no retry at it
-	results   chan botResult
-	idle      *time.Timer
-	idleC     <-chan time.Time
-	live      *time.Timer // the next check of the other processes (liveness.go)
-	liveC     <-chan time.Time
-
-	// quietSince is when the room last found no person seated and nobody
-	// watching (Unix ms), 0 while someone is there (roombot.go: abandoned).
-	quietSince int64
+	// botTicket is set while the room waits for a bot move it reserved
+	// from the process's budget (waitForBudget).
+	botTicket bool
+	// due is when the record's next clock runs out as this room last told
+	// the store's DueIndex (dueclocks.go); -1 when unknown.
+	due     int64
+	results chan botResult
+	idle    *time.Timer
+	idleC   <-chan time.Time
+	live    *time.Timer // the next check of the other processes (liveness.go)
+	liveC   <-chan time.Time
 }
 
 // startRoom creates and starts the room for id; m.mu must be held.
@@ -55,6 +57,7 @@ func (m *Manager) startRoom(id string, g games.Game) *room {
 		viewers:  map[*Viewer]struct{}{},
 		presence: map[int]int{},
 		results:  make(chan botResult, 1),
+		due:      -1,
 	}
 	m.rooms[id] = r
 	m.cfg.Metrics.RoomsLoaded(1)
@@ -134,6 +137,7 @@ func (r *room) load() (err error) {
 		return AsError(err)
 	}
 	r.events, r.unsub = events, unsub
+	r.noteDue(r.rec, r.st.Status())
 	r.schedule()
 	r.armLiveCheck(true)
 	return nil
@@ -287,6 +291,8 @@ func (r *room) safely(cmd any) {
 		r.onBotResult(c)
 	case cmdDepart:
 		r.depart()
+	case cmdClockDue:
+		r.onClockDue()
 	}
 }
 
@@ -344,6 +350,9 @@ func (r *room) adoptAndBroadcast(rec *Record) {
 		return
 	}
 	r.recheckViewers()
+	if r.due < 0 {
+		r.noteDue(r.rec, r.st.Status())
+	}
 	r.broadcast(nil, nil)
 	r.schedule()
 	r.reassertHolders()

@@ -57,17 +57,18 @@ func (r *room) schedule() {
 		r.bot.Stop()
 		r.bot, r.botC = nil, nil
 	}
-	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID || r.abandoned() {
+	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID {
 		return
 	}
 	st := r.st.Status()
 	if st.Outcome != nil {
 		return
 	}
+	unwatched := r.abandoned()
 	var first int64
 	found := false
 	for _, seat := range st.Movers(r.rec.NumPlayers) {
-		if _, at, ok := r.botLevel(st, seat); ok && (!found || at < first) {
+		if _, at, ok := r.botMay(st, seat, unwatched); ok && (!found || at < first) {
 			first, found = at, true
 		}
 	}
@@ -75,32 +76,50 @@ func (r *room) schedule() {
 		return
 	}
 	wait := time.Duration(first-r.m.now()) * time.Millisecond
+	if unwatched && wait > clockSoon && r.m.watchesClocks() {
+		// Only a clock can run out here, and not soon: the room may
+		// unload, and the manager's poller brings it back in time.
+		return
+	}
 	r.bot = time.NewTimer(max(wait, 0))
 	r.botC = r.bot.C
 }
 
-// abandoned reports whether the room should stop playing: no person holds
-// a seat and nobody has watched here for IdleUnload. Bots would otherwise
-// play such a match to its end (or forever), each move renewing its expiry;
-// stopped, the room unloads and the record expires. A viewer connecting
-// resumes it (connect calls schedule).
-func (r *room) abandoned() bool {
-	if len(r.viewers) > 0 || personSeated(r.rec) {
-		r.quietSince = 0
-		return false
+// botMay is botLevel for a room that nobody may be watching: while the
+// match is unwatched (abandoned), the bot moves only for a person whose
+// turn clock has run out, so that a timeout lands with nobody there; bots'
+// own seats, autoplay and the grace of an away player wait for somebody
+// to come back.
+func (r *room) botMay(st games.Status, seat int, unwatched bool) (level string, at int64, ok bool) {
+	level, at, ok = r.botLevel(st, seat)
+	if !ok || !unwatched {
+		return level, at, ok
 	}
-	now := r.m.now()
-	if r.quietSince == 0 {
-		r.quietSince = now
+	s := r.rec.Seats[seat]
+	deadline, clocked := r.rec.Clocks.deadline(st, seat)
+	if !clocked || s.Bot != "" || s.CredHash == "" || s.Autoplay {
+		return "", 0, false
 	}
-	return now-r.quietSince >= r.m.cfg.IdleUnload.Milliseconds()
+	return level, max(r.changed+r.rec.Options.BotDelayMs, deadline), true
 }
 
-// personSeated reports whether a person holds a seat of rec (connected or
-// not).
-func personSeated(rec *Record) bool {
+// abandoned reports whether nobody is connected to the match: neither a
+// viewer here nor a seated person through any process (Seat.Connected).
+// Bots then stop: they would otherwise play such a match to its end (or
+// forever) for nobody, burning CPU and growing the record; stopped, the
+// room unloads and the record expires. Only a person's turn clock running
+// out still plays (botMay). A viewer connecting resumes it (connect calls
+// schedule), and so does a person connecting through another process (its
+// presence write reaches here).
+func (r *room) abandoned() bool {
+	return len(r.viewers) == 0 && !personConnected(r.rec)
+}
+
+// personConnected reports whether a person holding a seat of rec is
+// connected through some process.
+func personConnected(rec *Record) bool {
 	for _, s := range rec.Seats {
-		if s.CredHash != "" {
+		if s.CredHash != "" && s.Bot == "" && s.Connected > 0 {
 			return true
 		}
 	}
@@ -114,10 +133,16 @@ func (r *room) fireBot() {
 	r.bot = nil
 	now := r.m.now()
 	st := r.st.Status()
+	unwatched := r.abandoned()
 	for _, seat := range st.Movers(r.rec.NumPlayers) {
-		level, at, ok := r.botLevel(st, seat)
+		level, at, ok := r.botMay(st, seat, unwatched)
 		if !ok || at > now {
 			continue
+		}
+		if wait := r.waitForBudget(); wait > 0 {
+			r.bot = time.NewTimer(wait)
+			r.botC = r.bot.C
+			return
 		}
 		r.botBusy = true
 		info := r.game.Info()
@@ -168,7 +193,7 @@ func (r *room) onBotResult(res botResult) {
 	// The seat may have been reclaimed (a person reconnected) while the bot
 	// thought: check again before playing for it.
 	st := r.st.Status()
-	level, at, ok := r.botLevel(st, res.seat)
+	level, at, ok := r.botMay(st, res.seat, r.abandoned())
 	if !ok || at > r.m.now() {
 		r.schedule()
 		return
@@ -189,4 +214,22 @@ func (r *room) onBotResult(res botResult) {
 	r.m.cfg.Metrics.BotMove(r.rec.Game, level)
 	r.broadcast(nil, nil)
 	r.schedule()
+}
+
+// waitForBudget takes this room's next bot move from the process's bot
+// budget (Config.BotRate): 0 when the move may go now, else how long to
+// wait for its turn. The token is reserved at once, in the order rooms
+// ask, so a room whose bots move without pause cannot starve the others:
+// each room waits for its own turn, and the turn it waited for is kept
+// (botTicket) when its timer fires.
+func (r *room) waitForBudget() time.Duration {
+	if r.m.bots == nil || r.botTicket {
+		r.botTicket = false
+		return 0
+	}
+	if d := r.m.bots.Reserve().Delay(); d > 0 {
+		r.botTicket = true
+		return d
+	}
+	return 0
 }

@@ -20,6 +20,12 @@ func (r *room) connect(c cmdConnect) error {
 	if c.hello.PlayerID != nil {
 		seat := r.rec.seatOf(*c.hello.PlayerID, c.hello.Credentials)
 		if seat < 0 {
+			// The credentials may come from a join this room has not
+			// seen yet: read the stored record once before refusing.
+			r.reloadForHello()
+			seat = r.rec.seatOf(*c.hello.PlayerID, c.hello.Credentials)
+		}
+		if seat < 0 {
 			return newError(protocol.CodeUnauthorized, "wrong playerID or credentials")
 		}
 		v.seat, v.credHash, v.name = seat, r.rec.Seats[seat].CredHash, r.rec.Seats[seat].Name
@@ -169,15 +175,21 @@ func (r *room) commit(nr *Record, next games.State) error {
 	prev := r.rec.StateID
 	nr.StateID = prev + 1
 	nr.UpdatedAt = r.m.now()
+	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
+	defer cancel()
+	// A move's record leaves out the moves sealed in a chunk, stored first.
+	if err := r.sealMoves(ctx, nr); err != nil {
+		return err
+	}
 	// The stores encode nr with EncodeRecord; hand it the log's encoding,
 	// which the state messages need too, and vouch for the state: the
 	// game's State.MarshalJSON wrote it (with json.Marshal, in games.Erase)
 	// or it was decoded with the record, so it is valid JSON either way.
 	nr.pieces = &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
 		moves: r.wire.movesJSON(nr), movesOf: nr.Moves}
-	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
-	defer cancel()
+	r.noteDue(nr, next.Status())
 	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil && !r.landed(ctx, nr, err) {
+		r.due = -1 // the index may hold nr's time: tell it again once the record is known
 		return err
 	}
 	r.rec, r.st, r.changed = nr, next, r.m.now()
@@ -195,8 +207,40 @@ func (r *room) landed(ctx context.Context, nr *Record, err error) bool {
 		return false
 	}
 	cur, gerr := r.m.cfg.Store.Get(ctx, r.id)
-	return gerr == nil && cur.StateID == nr.StateID && cur.Seq == nr.Seq &&
-		cur.UpdatedAt == nr.UpdatedAt && bytes.Equal(cur.State, nr.State)
+	return gerr == nil && isStored(cur, nr)
+}
+
+// isStored reports whether stored, as read back from the store, is the
+// record nr that this room wrote. Comparing the version, the state and the
+// time is not enough: a lobby write (a join) made in the same millisecond
+// as a presence write has all three equal and different seats, and taking
+// it for ours would leave the room without the join, refusing the new
+// seat's hello. So the whole records are compared, as JSON.
+func isStored(stored, nr *Record) bool {
+	if stored.StateID != nr.StateID || stored.Seq != nr.Seq || stored.UpdatedAt != nr.UpdatedAt ||
+		!bytes.Equal(stored.State, nr.State) {
+		return false
+	}
+	a, err1 := json.Marshal(stored)
+	b, err2 := json.Marshal(nr)
+	return err1 == nil && err2 == nil && bytes.Equal(a, b)
+}
+
+// reloadForHello re-reads the record for a hello whose credentials did not
+// match: a newer record is adopted and shown to everyone as usual; one of
+// the same version that differs from the room's (the room took another
+// writer's record for its own) replaces it too, since the store's is the
+// truth. A failure is logged and leaves the room as it was.
+func (r *room) reloadForHello() {
+	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
+	defer cancel()
+	rec, err := r.m.cfg.Store.Get(ctx, r.id)
+	switch {
+	case err != nil:
+		r.log.Warn("cannot re-read the record for a hello", "err", err)
+	case rec.StateID > r.rec.StateID || (rec.StateID == r.rec.StateID && !isStored(rec, r.rec)):
+		r.adoptAndBroadcast(rec)
+	}
 }
 
 // reload re-reads the record and, if it is newer, adopts it and shows it

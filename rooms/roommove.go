@@ -93,15 +93,42 @@ func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int
 	if err != nil {
 		return AsError(err), false
 	}
+	// The record, the log, the replay and every viewer get the move's
+	// arguments as the game parsed them, never the client's bytes
+	// (padding, extra fields, another spelling).
+	if args, err = r.game.CanonicalArgs(name, args); err != nil {
+		return AsError(err), false
+	}
 	nr, err := r.successor(seat, name, args, before, next, timeout)
 	if err != nil {
 		return AsError(err), false
 	}
+	handed := credsChanged(r.rec.Seats, nr.Seats)
 	err = r.commit(nr, next)
 	if errors.Is(err, ErrConflict) {
 		return AsError(err), true
 	}
+	if err == nil && handed {
+		// The move passed a seat to the bot (the third timeout in a row):
+		// its person's connections watch from now on, as after a Leave,
+		// whose record reaches the room through adoptAndBroadcast.
+		r.recheckViewers()
+	}
 	return AsError(err), false
+}
+
+// credsChanged reports whether a seat's credentials differ between old and
+// cur: a seat was taken, freed or handed to a bot.
+func credsChanged(old, cur []Seat) bool {
+	if len(old) != len(cur) {
+		return true
+	}
+	for i := range old {
+		if old[i].CredHash != cur[i].CredHash {
+			return true
+		}
+	}
+	return false
 }
 
 // successor builds the record that follows the current one after a move.
@@ -143,16 +170,14 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	return &nr, nil
 }
 
-// maxMoves caps a record's move list: a match that long (a Gong Zhu table
-// kept for days) is no longer replayed, and its record stops growing.
-const maxMoves = 20000
-
-// appendMove returns rec's move list with mv added, in a new array: the
-// old record keeps its own. A list already incomplete (see Record.Moves)
-// or full stays as it is.
+// appendMove returns rec's unsealed moves with mv added, in a new array:
+// the old record keeps its own (commit may seal the oldest of them, see
+// sealMoves). A record whose moves are already incomplete (see
+// Record.Moves), or that holds maxMoves, gets none: they can never replay,
+// so the record stops carrying them.
 func appendMove(rec *Record, mv MoveRecord) []MoveRecord {
-	if int64(len(rec.Moves)) != rec.Seq-1 || len(rec.Moves) >= maxMoves {
-		return rec.Moves
+	if !rec.movesComplete() || rec.SealedMoves+int64(len(rec.Moves)) >= maxMoves {
+		return nil
 	}
 	return append(rec.Moves[:len(rec.Moves):len(rec.Moves)], mv)
 }
@@ -172,7 +197,7 @@ func (c *wireCache) movesJSON(rec *Record) []byte {
 	if len(rec.Moves) == 0 {
 		return nil
 	}
-	return c.moves.encode(rec.Moves)
+	return c.moves.encode(rec.SealedMoves, rec.Moves)
 }
 
 // broadcast sends every viewer its own view. Views are computed once per
@@ -308,14 +333,17 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 
 // wireCache keeps the encoded players list and log between changes: most
 // changes are moves, which touch neither the seats nor (but for one entry)
-// the log. Moves bump both StateID and Seq, every other write bumps only
-// StateID, so StateID-Seq changes exactly when the seats may have.
+// the log. The players list is encoded again when what it shows of a seat
+// differs from what it was encoded from: compared by value, not by
+// version, because a move may change the seats too (the third timeout in
+// a row hands a seat to the bot), in this process or in another whose
+// record this one adopts.
 //
 // The log is cached entry by entry: a move appends one entry and, once the
 // log holds maxLog, drops the oldest, so only the new entry is encoded and
 // the others' encodings are joined again.
 type wireCache struct {
-	seatsKey    int64
+	shown       []seatShown // what playersJSON shows of each seat
 	playersJSON []byte
 
 	moves movesCache // the record's move list, for EncodeRecord
@@ -325,11 +353,43 @@ type wireCache struct {
 	logJS      []byte              // the JSON array of logEnc; nil until first use
 }
 
+// players returns the JSON of rec.players(), encoded again only when a
+// seat shows differently from the seats it was last encoded from.
 func (c *wireCache) players(rec *Record) []byte {
-	if key := rec.StateID - rec.Seq; c.playersJSON == nil || key != c.seatsKey {
-		c.seatsKey, c.playersJSON = key, mustMarshal(rec.players())
+	if c.playersJSON == nil || !sameShown(c.shown, rec.Seats) {
+		c.shown = c.shown[:0]
+		for i := range rec.Seats {
+			c.shown = append(c.shown, shownOf(&rec.Seats[i]))
+		}
+		c.playersJSON = mustMarshal(rec.players())
 	}
 	return c.playersJSON
+}
+
+// seatShown is what Record.players shows of a seat.
+// TestSeatShownFields fails when players shows a field this does not keep.
+type seatShown struct {
+	name, bot, data     string
+	connected, autoplay bool
+}
+
+func shownOf(s *Seat) seatShown {
+	return seatShown{name: s.Name, bot: s.Bot, data: string(s.Data), connected: s.Connected > 0, autoplay: s.Autoplay}
+}
+
+// sameShown reports whether seats show as shown does.
+func sameShown(shown []seatShown, seats []Seat) bool {
+	if len(shown) != len(seats) {
+		return false
+	}
+	for i := range seats {
+		s, k := &seats[i], &shown[i]
+		if s.Name != k.name || s.Bot != k.bot || string(s.Data) != k.data ||
+			(s.Connected > 0) != k.connected || s.Autoplay != k.autoplay {
+			return false
+		}
+	}
+	return true
 }
 
 // log returns exactly what json.Marshal gives for rec.Log, but "[]" for a

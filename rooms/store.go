@@ -39,12 +39,24 @@ type Record struct {
 	Seats []Seat              `json:"seats"`
 	State json.RawMessage     `json:"state"`         // games.State, JSON
 	Log   []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
-	// Moves are every accepted move in order, secret arguments included,
+	// Moves are the accepted moves in order, secret arguments included,
 	// so that the seed and the moves replay the match (Manager.Replay).
-	// Server-side only, as the state is. Moves[i] made Seq i+2; a record
-	// whose list is shorter than Seq-1 (written before moves were kept,
-	// or past maxMoves) cannot be replayed.
+	// Server-side only, as the state is. With a store that keeps moves in
+	// chunks (MoveChunks), the oldest moves are sealed in chunks of
+	// MovesPerChunk, stored apart from the record, and Moves is only the
+	// tail after them: every move then rewrites at most a chunk's worth of
+	// moves, not all of them. Moves[i] made Seq SealedMoves+i+2. A record
+	// whose moves do not add up to Seq-1 (written before moves were kept,
+	// or past maxMoves) cannot be replayed. Records written before chunks
+	// existed hold every move here, with no chunk; they replay as they are
+	// and are sealed a chunk per move from their next move on.
 	Moves []MoveRecord `json:"moves,omitempty"`
+	// SealedChunks is how many chunks of moves are sealed: chunk k is
+	// stored with MoveChunks.PutMoves(ID, k, …) before the first record
+	// that leaves its moves out of Moves.
+	SealedChunks int `json:"sealedChunks,omitempty"`
+	// SealedMoves is how many moves those chunks hold.
+	SealedMoves int64 `json:"sealedMoves,omitempty"`
 	// Gameover is the outcome once the game ended (JSON of games.Outcome).
 	Gameover    json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID string          `json:"nextMatchID,omitempty"`
@@ -195,6 +207,28 @@ type VersionReader interface {
 	// none.
 	StateID(ctx context.Context, id string) (int64, error)
 }
+
+// MoveChunks is implemented by stores that keep a match's moves in chunks
+// apart from its record (both stores here do): Record.Moves then keeps
+// only the moves not yet sealed in a chunk. A chunk holds committed moves
+// only (the room seals chunk k once the committed record's tail holds
+// MovesPerChunk moves, and before it writes the record that drops them),
+// so its content is settled and writing it twice (a compare-and-set
+// conflict, another process) writes the same bytes. Chunks live and
+// expire with the record.
+type MoveChunks interface {
+	// PutMoves stores chunk (0, 1, …) of match id's moves: data is the
+	// JSON array of its MoveRecords. ErrNotFound if the match does not
+	// exist (or expired).
+	PutMoves(ctx context.Context, id string, chunk int, data []byte) error
+	// GetMoves returns chunks from to to-1 of match id, in order, at most
+	// MaxGetMoves of them; a chunk that is not stored (or a match that is
+	// gone) is nil.
+	GetMoves(ctx context.Context, id string, from, to int) ([][]byte, error)
+}
+
+// MaxGetMoves is the most chunks one MoveChunks.GetMoves returns.
+const MaxGetMoves = 1024
 
 // DefaultTTL is how long a match is kept after its last change.
 const DefaultTTL = 24 * time.Hour

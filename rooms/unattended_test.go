@@ -84,8 +84,9 @@ func TestUnwatchedBotMatchStops(t *testing.T) {
 	}
 }
 
-// TestPersonJoiningStartsBots: a bot waiting for an opponent starts
-// playing once a person takes the other seat, connected or not.
+// TestPersonJoiningStartsBots: a bot waiting for an opponent waits for a
+// person to take the other seat and connect: a person who joins and never
+// connects does not set the bots playing for nobody.
 func TestPersonJoiningStartsBots(t *testing.T) {
 	m, mem, _ := unattendedSetup(t)
 	ctx := context.Background()
@@ -94,9 +95,19 @@ func TestPersonJoiningStartsBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	awaitUnloaded(t, m)
-	if _, _, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "Ann"}); err != nil {
+	pid, creds, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: "Ann"})
+	if err != nil {
 		t.Fatal(err)
 	}
+	awaitUnloaded(t, m) // the join loaded the room; with nobody there it unloads
+	if rec, err := mem.Get(ctx, id); err != nil || rec.Seq != 1 {
+		t.Fatalf("the bot moved with nobody connected: %+v, %v", rec, err)
+	}
+	v, err := m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, discardSink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		rec, err := mem.Get(ctx, id)
 		if err != nil {
@@ -106,7 +117,7 @@ func TestPersonJoiningStartsBots(t *testing.T) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the bot did not move after a person joined")
+			t.Fatal("the bot did not move after the person connected")
 		}
 	}
 }

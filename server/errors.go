@@ -40,8 +40,15 @@ func (s *Server) fail(c echo.Context, err error) error {
 		s.log.Error("internal error", "path", c.Path(), "err", err)
 	}
 	s.metrics.MoveRefused(e.Code)
+	if e.Code == protocol.CodeUnavailable {
+		// Busy or briefly down: worth trying again soon.
+		c.Response().Header().Set("Retry-After", retryAfter)
+	}
 	return c.JSON(httpStatus(e.Code), protocol.ErrorBody{Error: e.Code, Message: e.Message})
 }
+
+// retryAfter is the Retry-After (seconds) of a 503.
+const retryAfter = "2"
 
 func badRequest(format string, a ...any) error {
 	return &rooms.Error{Code: protocol.CodeBadRequest, Message: fmt.Sprintf(format, a...)}

@@ -119,12 +119,12 @@ func replayMatch(t *testing.T, base string, c replayCase) {
 	t.Logf("%s: %d steps, %d compared with the live spectator", c.game, len(rp.Steps), compared)
 }
 
-// fetchReplay reads a match's whole replay, a page of 50 steps at a time
-// (so paging is tested too).
+// fetchReplay reads a match's whole replay, asking for 50 steps a page
+// (so paging is tested too) and following next.
 func fetchReplay(t *testing.T, base, game, id string) protocol.Replay {
 	t.Helper()
 	var all protocol.Replay
-	for from := int64(1); ; from += 50 {
+	for from := int64(1); ; {
 		code, b := get(t, fmt.Sprintf("%s/games/%s/%s/replay?from=%d&limit=50", base, game, id, from))
 		if code != 200 {
 			t.Fatalf("replay from %d: %d %s", from, code, b)
@@ -133,17 +133,21 @@ func fetchReplay(t *testing.T, base, game, id string) protocol.Replay {
 		if err := json.Unmarshal(b, &page); err != nil {
 			t.Fatal(err)
 		}
-		if page.From != from || len(page.Steps) > 50 || (len(page.Steps) > 0 && page.Steps[0].StateID != from) {
+		if page.From != from || len(page.Steps) == 0 || len(page.Steps) > 50 || page.Steps[0].StateID != from {
 			t.Fatalf("page from %d: from %d, %d steps", from, page.From, len(page.Steps))
 		}
 		steps := append(all.Steps, page.Steps...)
 		all, all.Steps = page, steps
-		if from+50 > page.Total {
+		if page.Next == 0 {
 			if int64(len(all.Steps)) != page.Total {
 				t.Fatalf("%d steps of %d", len(all.Steps), page.Total)
 			}
 			return all
 		}
+		if page.Next != from+int64(len(page.Steps)) {
+			t.Fatalf("page from %d: %d steps, next %d", from, len(page.Steps), page.Next)
+		}
+		from = page.Next
 	}
 }
 

@@ -46,6 +46,8 @@ type Store struct {
 	subs   map[string]map[*subscriber]struct{} // match ID → its subscribers
 	closed bool
 
+	due dueIndex // the turn clocks' index (due.go)
+
 	stop      chan struct{} // closed by Close: stops the janitor
 	janitor   sync.WaitGroup
 	closeOnce sync.Once
@@ -57,9 +59,17 @@ type entry struct {
 	game    string
 	stateID int64
 	expires time.Time // gone once Now is not before it
+	// moves are the match's chunks of moves (rooms.MoveChunks), by
+	// number; an Update's entry takes over the map of the entry it
+	// replaces, so they live and expire with the record. Guarded by
+	// Store.mu.
+	moves map[int][]byte
 }
 
-var _ rooms.Store = (*Store)(nil)
+var (
+	_ rooms.Store      = (*Store)(nil)
+	_ rooms.MoveChunks = (*Store)(nil)
+)
 
 // New returns a store and starts its janitor; Close stops it.
 func New(o Options) *Store {
@@ -195,7 +205,7 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	if e.stateID != prev {
 		return fmt.Errorf("%w: match %s is at stateID %d, not %d", rooms.ErrConflict, rec.ID, e.stateID, prev)
 	}
-	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.StateID, expires: now.Add(s.ttl)}
+	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.StateID, expires: now.Add(s.ttl), moves: e.moves}
 	// Fan out under the lock so that subscribers see updates in StateID
 	// order. They get the encoded record, which nobody writes again, and
 	// decode it only if they need it (a room skips the echo of its own
@@ -206,6 +216,51 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 		}
 	}
 	return nil
+}
+
+// PutMoves implements rooms.MoveChunks: it keeps a copy of data as chunk
+// of match id's moves, with the record (the chunk expires with it).
+// rooms.ErrNotFound if the match does not exist or expired.
+func (s *Store) PutMoves(ctx context.Context, id string, chunk int, data []byte) error {
+	if chunk < 0 {
+		return fmt.Errorf("memstore: match %s: chunk %d is negative", id, chunk)
+	}
+	data = slices.Clone(data)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errClosed
+	}
+	e := s.live(id, s.now())
+	if e == nil {
+		return fmt.Errorf("%w: %s", rooms.ErrNotFound, id)
+	}
+	if e.moves == nil {
+		e.moves = map[int][]byte{}
+	}
+	e.moves[chunk] = data
+	return nil
+}
+
+// GetMoves implements rooms.MoveChunks: chunks from to to-1 of match id,
+// nil for one not stored (all of them when the match is gone); each a
+// copy of its own.
+func (s *Store) GetMoves(ctx context.Context, id string, from, to int) ([][]byte, error) {
+	if from < 0 || to < from || to-from > rooms.MaxGetMoves {
+		return nil, fmt.Errorf("memstore: match %s: bad chunk range %d to %d", id, from, to)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	out := make([][]byte, to-from)
+	if e := s.live(id, s.now()); e != nil {
+		for i := range out {
+			out[i] = slices.Clone(e.moves[from+i])
+		}
+	}
+	return out, nil
 }
 
 // List returns fresh copies of the live records of one game, oldest first.

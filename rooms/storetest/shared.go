@@ -91,7 +91,8 @@ type Expiring struct {
 	Exact bool
 }
 
-// RunExpiry checks that records expire TTL after their last write.
+// RunExpiry checks that records, and their chunks of moves, expire TTL
+// after their last write.
 func RunExpiry(t *testing.T, newExpiring func(t *testing.T) Expiring) {
 	t.Run("Expire", func(t *testing.T) {
 		t.Parallel()
@@ -115,6 +116,12 @@ func RunExpiry(t *testing.T, newExpiring func(t *testing.T) Expiring) {
 			e.Advance(e.TTL + e.TTL/2)
 		}
 		gone(t, e.Store, rec)
+	})
+	t.Run("MovesExpire", func(t *testing.T) {
+		t.Parallel()
+		e := newExpiring(t)
+		t.Cleanup(func() { e.Store.Close() })
+		movesExpire(t, e)
 	})
 }
 

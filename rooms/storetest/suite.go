@@ -42,6 +42,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"SlowSubscriber", testSlowSubscriber},
 		{"PublishMissing", testPublishMissing},
 		{"CloseIdempotent", testClose},
+		{"MoveChunks", testMoveChunks},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ package servertest
 
 import (
 	"context"
+	"net"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -33,10 +34,16 @@ type Options struct {
 	// Throttle limits creates and joins per client; the zero value turns
 	// it off (tests create many matches from one address).
 	Throttle server.Throttle
+	// TrustedProxies are the ranges whose X-Forwarded-For names the client
+	// (server.Config.TrustedProxies); nil trusts none.
+	TrustedProxies []*net.IPNet
 	// MaxRooms caps live rooms (rooms.Config.MaxRooms); 0 for the default.
 	MaxRooms int
 	// Players are extra bot levels (rooms.Config.Players), e.g. an LLM's.
 	Players map[string]map[string]rooms.PlayerLevel
+	// Replays caps the replays built at once (rooms.Config.Replays); nil
+	// for the default.
+	Replays *rooms.ReplayGate
 }
 
 // Server is a running test server.
@@ -68,8 +75,8 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	o.WS.MaxConns = capOrOff(o.WS.MaxConns)
 	o.WS.MaxConnsPerIP = capOrOff(o.WS.MaxConnsPerIP)
-	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players})
-	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof, Throttle: o.Throttle})
+	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players, Replays: o.Replays})
+	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof, Throttle: o.Throttle, TrustedProxies: o.TrustedProxies})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

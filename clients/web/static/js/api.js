@@ -15,14 +15,14 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, cache = "no-store") {
   let res;
   try {
     res = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
+      cache,
     });
   } catch (e) {
     throw new ApiError(0, "network", t("error.network"));
@@ -68,10 +68,13 @@ export function getMatch(game, id) { return call("GET", `/games/${seg(game)}/${s
 
 /**
  * replay returns a page of a match's steps as a spectator saw them (a
- * Replay): limit steps from the stateID from.
+ * Replay): at most limit steps from the stateID from (fewer when they are
+ * big: next is where the rest start). The browser's cache may answer:
+ * the server marks a finished match's pages immutable and has the others
+ * revalidated (ETag).
  */
 export function replay(game, id, from, limit) {
-  return call("GET", `/games/${seg(game)}/${seg(id)}/replay?from=${from}&limit=${limit}`);
+  return call("GET", `/games/${seg(game)}/${seg(id)}/replay?from=${from}&limit=${limit}`, undefined, "default");
 }
 
 /** create makes a match: body {numPlayers, setupData, unlisted, bots}. Resolves {matchID}. */

@@ -177,6 +177,13 @@ export class Conn {
   /** sync asks for the full current view. */
   sync() { return this.send({ type: "sync" }); }
 
+  /**
+   * spectate forgets the seat once the server no longer counts this
+   * connection as its (a state says you ""): later reconnects say hello
+   * as a spectator instead of with credentials that no longer work.
+   */
+  spectate() { this.opts.seat = null; }
+
   /** drop closes the current socket as a network failure would; the Conn reconnects. */
   drop() {
     if (this.ws) this.ws.close();

@@ -14,7 +14,9 @@ import { after } from "./pacer.js";
 
 /** PLAY_MS is the least time a step stays on screen while playing. */
 export const PLAY_MS = 700;
-/** PAGE is how many steps one request fetches. */
+/** PAGE is how many steps one request asks for. The server may answer
+ * fewer (a page of a long match's big views is cut at about 1 MiB, and
+ * says where the rest starts: next); page() asks again from there. */
 export const PAGE = 100;
 
 /** replayPath is the replay page's path of a match. */
@@ -40,9 +42,10 @@ function icon(name) {
 
 /** mountReplay renders the replay page into el and returns its destroy. */
 export function mountReplay(el, game, matchID) {
-  // total: the number of steps; pages: page number -> its steps, or the
-  // promise of them while they load.
-  const r = { info: null, players: [], total: 0, pages: new Map(), plugin: null, at: 0, playing: false, alive: true, cancel: () => {} };
+  // total: the number of steps; steps: step index -> the step; pages:
+  // page number -> the promise of its steps, settled once all are in
+  // steps.
+  const r = { info: null, players: [], total: 0, steps: new Map(), pages: new Map(), plugin: null, at: 0, playing: false, alive: true, cancel: () => {} };
   const title = h("h1", { class: "room-title" });
   const subtitle = h("div", { class: "muted small room-id" });
   const back = h("a", { href: roomPath(game, matchID), "data-link": true, class: "btn small back-lobby", "data-action": "back-match" });
@@ -63,21 +66,37 @@ export function mountReplay(el, game, matchID) {
 
   const last = () => Math.max(0, r.total - 1);
 
-  // page loads (once) the page holding step i; step i is stateID i+1.
+  // request asks for steps from index i (stateID i+1) on, retrying when
+  // the server is busy building other replays (503 unavailable).
+  const request = async (i, limit) => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await api.replay(game, matchID, i + 1, limit);
+      } catch (e) {
+        if (e.code !== "unavailable" || tries >= 5 || !r.alive) throw e;
+        await new Promise((ok) => setTimeout(ok, 1000 * tries));
+      }
+    }
+  };
+  // page loads (once) the steps of page n, PAGE of them from n*PAGE; step
+  // i is stateID i+1. A response may hold fewer steps than asked: the
+  // rest are asked for from its next.
   const page = (n) => {
     if (!r.pages.has(n)) {
-      const p = api.replay(game, matchID, n * PAGE + 1, PAGE).then((res) => {
-        r.pages.set(n, res.steps);
-        return res.steps;
-      }, (e) => { r.pages.delete(n); throw e; });
+      const end = r.total ? Math.min((n + 1) * PAGE, r.total) : (n + 1) * PAGE;
+      const p = (async () => {
+        for (let i = n * PAGE; i < end;) {
+          const res = await request(i, end - i);
+          for (const s of res.steps) r.steps.set(s.stateID - 1, s);
+          if (!res.steps.length || !res.next) break;
+          i = res.next - 1;
+        }
+      })().catch((e) => { r.pages.delete(n); throw e; });
       r.pages.set(n, p);
     }
-    return Promise.resolve(r.pages.get(n));
+    return r.pages.get(n);
   };
-  const loaded = (i) => {
-    const steps = r.pages.get(Math.floor(i / PAGE));
-    return Array.isArray(steps) ? steps[i % PAGE] : undefined;
-  };
+  const loaded = (i) => r.steps.get(i);
   // ready loads what showing step i needs: its page, and the one before
   // when the log reaches back into it.
   const ready = (i) => {
@@ -214,7 +233,8 @@ export function mountReplay(el, game, matchID) {
     host.mount(r.plugin, null);
     slider.max = String(last());
     show(last(), false);
-    window.__chaguanReplay = { steps: r.total, at: () => r.at, playing: () => r.playing };
+    window.__chaguanReplay = { steps: r.total, at: () => r.at, playing: () => r.playing,
+      stateID: (i) => (loaded(i) ? loaded(i).stateID : 0) };
   })();
 
   return () => {

@@ -1,7 +1,8 @@
 // room: the match page at /m/{game}/{matchID}: header and invite link,
 // seats, the game plugin's area, the game-over banner with "play again",
-// and chat. One Conn per identity: sitting down, leaving or losing the seat
-// reconnects and remounts the plugin.
+// and chat. One Conn per identity: sitting down or leaving reconnects and
+// remounts the plugin; a seat the server takes away (the bot's, after three
+// timeouts) remounts it on the same Conn, which then watches.
 
 import { h, replace } from "./dom.js";
 import { t, lang, pick, merge, onLangChange } from "./i18n.js";
@@ -21,6 +22,9 @@ import { replayPath } from "./replay.js";
 import { setClock } from "./clock.js";
 
 const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchID
+// TIMEOUT_LEFT is the log text of the third timeout in a row, which passes
+// the seat to the bot (the server's rooms.TimeoutLeftText).
+const TIMEOUT_LEFT = "timeout: the seat passes to the bot";
 
 /** mountRoom renders the room into el and returns its destroy function. */
 export function mountRoom(el, game, matchID) {
@@ -83,10 +87,15 @@ export function mountRoom(el, game, matchID) {
     // viewer is watching, and that seats are still free.
     const free = s.players.filter((p) => !p.name).length;
     let text = !s.ctx.started && !s.ctx.gameover ? t("room.waitingPlayers", { n: free }) : "";
-    if (!you()) text = t("room.watching") + (text ? " · " + text : "");
+    // A page whose seat the server took says why it now only watches.
+    const told = !you() && r.demoted ? t(r.demoted) : "";
+    if (!you()) text = (told || t("room.watching")) + (text ? " · " + text : "");
     hostStatus.textContent = text;
     hostStatus.hidden = text === "";
     hostStatus.classList.toggle("waiting", !s.ctx.started);
+    hostStatus.classList.toggle("demoted", !!told);
+    if (told) hostStatus.dataset.demoted = r.demoted;
+    else delete hostStatus.dataset.demoted;
   };
 
   const drawSeats = () => {
@@ -188,11 +197,34 @@ export function mountRoom(el, game, matchID) {
     const i = Number(e.playerID);
     const p = s.players[i];
     const name = (p && p.name) || t("room.seatN", { n: i + 1 });
-    toast(t(e.text === "timeout" ? "clock.timeout" : "clock.timeoutLeft", { name }), "info");
+    if (e.playerID === you() && e.text === "timeout") toast(t("clock.youTimeout"), "info");
+    else toast(t(e.text === "timeout" ? "clock.timeout" : "clock.timeoutLeft", { name }), "info");
+  };
+
+  // The server no longer counts this page's connection as the seat's (a
+  // state says you ""): the bot took the seat after three timeouts in a
+  // row, or the player left it from another tab. The page becomes a
+  // spectator's at once, as after its own Leave: the page forgets the seat, the
+  // plugin mounts again without a seat (no controls, no "You win!"), and
+  // the page says why, in a toast and in the status line. The stored seat
+  // stays, so that the lobby's "my matches" says once that it passed to a
+  // bot (as for a seat left from another tab) before it drops it.
+  const demote = (raw) => {
+    const seat = r.seat.playerID;
+    const timedOut = (raw.log || []).some((e) => e.playerID === seat && e.text === TIMEOUT_LEFT);
+    r.demoted = timedOut ? "clock.youTimedOut" : "room.lostSeat";
+    // The toast for everyone ("Ann ran out of time…") would say it in the
+    // third person: this page says it to the player instead.
+    if (timedOut) r.toldTimeout = raw.stateID;
+    r.seat = null;
+    r.conn.spectate();
+    r.needMount = true;
+    toast(t(r.demoted), "error");
   };
 
   const onState = (raw) => {
     if (!r.alive) return;
+    if (r.seat && !raw.you && r.conn && r.conn.opts.seat && !r.leaving) demote(raw);
     r.raw = raw;
     setClock(raw.clock);
     const s = localize(raw);
@@ -281,6 +313,7 @@ export function mountRoom(el, game, matchID) {
     try {
       const res = await api.join(game, matchID, { playerName: name, playerID: String(i) });
       r.seat = { playerID: res.playerID, credentials: res.playerCredentials, name };
+      r.demoted = "";
       setSeat(matchID, r.seat, game);
       toast(t("room.joined", { n: Number(res.playerID) + 1 }), "ok");
       connect();
@@ -299,10 +332,15 @@ export function mountRoom(el, game, matchID) {
 
   const leave = once(async function leave() {
     if (!r.seat || !(await confirmDialog(t("room.leaveConfirm"), t("room.leave")))) return;
+    // The state that shows the seat left may come before the answer: it
+    // is this Leave, not a seat taken away (demote).
+    r.leaving = true;
     try {
       await api.leave(game, matchID, r.seat);
     } catch (e) {
       if (e.status !== 403 && e.status !== 404) { toastError(e); return; }
+    } finally {
+      r.leaving = false;
     }
     forgetSeat(matchID);
     r.seat = null;

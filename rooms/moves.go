@@ -1,0 +1,215 @@
+package rooms
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// MovesPerChunk is how many moves a sealed chunk holds (see Record.Moves
+// and MoveChunks): a move rewrites at most about this many moves with the
+// record (about 30 KB for Gong Zhu), and a replay reads the chunks it
+// needs, a few per store call. It is part of the stored format: the
+// chunks a record names were cut at this size.
+const MovesPerChunk = 1024
+
+// maxMoves caps the moves kept of one match. Past it a match's moves are
+// no longer recorded (the record drops its tail) and it can no longer be
+// replayed. The record stays small however long the match, and a page
+// replays from the state kept with the chunk before it (at most about two
+// chunks of moves), so the reason is the store: a match's chunks live as
+// long as it does, about 30 bytes a move, so a million moves take about
+// 35 MB of the store (Redis's memory) for one match. A Gong Zhu table of
+// bots moving every 300 ms reaches it after about 3.5 days.
+const maxMoves = 1_000_000
+
+// maxTailMoves caps the moves a record keeps in itself when the store has
+// no MoveChunks: every move rewrites them all.
+const maxTailMoves = 20000
+
+// movesComplete reports whether r holds (in its chunks and its tail) every
+// move made, so that it can be replayed.
+func (r *Record) movesComplete() bool {
+	return r.SealedMoves+int64(len(r.Moves)) == r.Seq-1
+}
+
+// movesChunk is a sealed chunk as stored: its moves, the index of the
+// first (a chunk k holds moves k*MovesPerChunk on), and, when the room
+// that sealed it had them, the state after its last move and each seat's
+// timeouts in a row then. A replay of a page deep in a long match starts
+// from the state of the chunk before the page instead of the first move.
+type movesChunk struct {
+	First    int64           `json:"first"`
+	Moves    []MoveRecord    `json:"moves"`
+	State    json.RawMessage `json:"state,omitempty"`
+	Timeouts []int           `json:"timeouts,omitempty"`
+}
+
+// sealMoves seals the committed moves into a chunk of their own when the
+// current record's tail holds MovesPerChunk of them: before nr, the
+// record that follows a move, is written, it stores the tail's first
+// MovesPerChunk moves as chunk nr.SealedChunks (with the current state,
+// the state after them, when the tail holds no more) and leaves them out
+// of nr. The chunk holds committed moves and state only, so writing it
+// again (a conflict on nr, another process sealing the same record's
+// tail) writes the same bytes. A record from before chunks (every move in
+// its tail) is sealed a chunk per move, without states. With a store that
+// has no MoveChunks the record keeps every move, up to maxTailMoves, and
+// then none.
+func (r *room) sealMoves(ctx context.Context, nr *Record) error {
+	if nr.Seq == r.rec.Seq || len(nr.Moves) == 0 {
+		return nil // not a move, or its moves are no longer kept
+	}
+	store, ok := r.m.cfg.Store.(MoveChunks)
+	if !ok {
+		if len(nr.Moves) > maxTailMoves {
+			nr.Moves = nil
+		}
+		return nil
+	}
+	tail := r.rec.Moves
+	if len(tail) < MovesPerChunk || len(nr.Moves) != len(tail)+1 || nr.SealedChunks != r.rec.SealedChunks ||
+		nr.SealedMoves != r.rec.SealedMoves || !r.rec.movesComplete() {
+		return nil
+	}
+	chunk := movesChunk{First: r.rec.SealedMoves, Moves: tail[:MovesPerChunk]}
+	if len(tail) == MovesPerChunk {
+		chunk.State = r.rec.State
+		if c := r.rec.Clocks; c != nil && slices.ContainsFunc(c.Timeouts, func(n int) bool { return n > 0 }) {
+			chunk.Timeouts = c.Timeouts
+		}
+	}
+	data, err := json.Marshal(chunk)
+	if err != nil {
+		return err
+	}
+	if err := store.PutMoves(ctx, r.id, nr.SealedChunks, data); err != nil {
+		return err
+	}
+	nr.Moves = nr.Moves[MovesPerChunk:]
+	nr.SealedChunks++
+	nr.SealedMoves += MovesPerChunk
+	return nil
+}
+
+// chunksPerRead is how many chunks a replay reads from the store per call.
+const chunksPerRead = 8
+
+// errStopMoves ends eachMove early without an error.
+var errStopMoves = errors.New("rooms: enough moves")
+
+// errNoMoves is the answer for a match whose moves are not all kept.
+var errNoMoves = newError(protocol.CodeNotFound, "this match was stored without its moves, so it cannot be replayed")
+
+// chunkStore is the store's MoveChunks, errNoMoves when it has none: a
+// record with sealed chunks then cannot be replayed.
+func (m *Manager) chunkStore() (MoveChunks, error) {
+	store, ok := m.cfg.Store.(MoveChunks)
+	if !ok {
+		return nil, errNoMoves
+	}
+	return store, nil
+}
+
+// readChunks reads chunks from to to-1 of rec.
+func (m *Manager) readChunks(ctx context.Context, rec *Record, from, to int) ([]movesChunk, error) {
+	store, err := m.chunkStore()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := m.opCtx(ctx)
+	defer cancel()
+	datas, err := store.GetMoves(ctx, rec.ID, from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]movesChunk, len(datas))
+	for i, data := range datas {
+		if data == nil {
+			return nil, errNoMoves
+		}
+		c := &out[i]
+		if err := json.Unmarshal(data, c); err != nil {
+			return nil, newError(protocol.CodeInternal, "chunk %d of the moves is not valid: %v", from+i, err)
+		}
+		if k := int64(from + i); c.First != k*MovesPerChunk || len(c.Moves) != MovesPerChunk {
+			return nil, newError(protocol.CodeInternal, "chunk %d of the moves holds %d moves from %d", k, len(c.Moves), c.First)
+		}
+	}
+	return out, nil
+}
+
+// replayStart is where a replay of the steps from stateID from on
+// starts: the state after the last chunk sealed with its state that ends
+// before from (st, after move start-1, with each seat's timeouts in a
+// row then), or the setup with no move made (start 0).
+func (m *Manager) replayStart(ctx context.Context, rec *Record, g games.Game, from int64) (st games.State, start int64, streak []int, err error) {
+	streak = make([]int, rec.NumPlayers)
+	// Chunk k's state is at stateID (k+1)*MovesPerChunk+1, before from.
+	if k := min((from-2)/MovesPerChunk-1, int64(rec.SealedChunks)-1); k >= 0 && rec.movesComplete() {
+		chunks, err := m.readChunks(ctx, rec, int(k), int(k)+1)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		if c := chunks[0]; len(c.State) > 0 && len(c.Timeouts) <= rec.NumPlayers {
+			if st, err = g.Load(c.State); err != nil {
+				return nil, 0, nil, AsError(err)
+			}
+			copy(streak, c.Timeouts)
+			return st, c.First + MovesPerChunk, streak, nil
+		}
+	}
+	if st, err = g.Setup(rec.NumPlayers, rec.SetupData, rec.Options.Seed); err != nil {
+		return nil, 0, nil, AsError(err)
+	}
+	return st, 0, streak, nil
+}
+
+// eachMove calls fn with rec's moves in order from index start up to
+// (not including) n: first those of its sealed chunks, read from the
+// store chunksPerRead at a time (only those the moves need), then its
+// tail. fn may return errStopMoves to stop. A record that does not hold
+// every move, or whose chunks are missing, is errNoMoves.
+func (m *Manager) eachMove(ctx context.Context, rec *Record, start, n int64, fn func(i int64, mv MoveRecord) error) error {
+	if !rec.movesComplete() || rec.SealedChunks < 0 || rec.SealedMoves != int64(rec.SealedChunks)*MovesPerChunk {
+		return errNoMoves
+	}
+	n = min(n, rec.Seq-1)
+	for k := int(start / MovesPerChunk); k < rec.SealedChunks && int64(k)*MovesPerChunk < n; k += chunksPerRead {
+		chunks, err := m.readChunks(ctx, rec, k, min(k+chunksPerRead, rec.SealedChunks))
+		if err != nil {
+			return err
+		}
+		for _, c := range chunks {
+			for j, mv := range c.Moves {
+				i := c.First + int64(j)
+				if i >= n {
+					return nil
+				}
+				if i < start {
+					continue
+				}
+				if err := fn(i, mv); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for j, mv := range rec.Moves {
+		i := rec.SealedMoves + int64(j)
+		if i >= n {
+			return nil
+		}
+		if i < start {
+			continue
+		}
+		if err := fn(i, mv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
