@@ -110,7 +110,7 @@ func main() {
 	flag.StringVar(&c.gnugo, "gnugo", os.Getenv("GNUGO"), "GNU Go binary for weiqi's bot level gnugo; empty looks for gnugo on $PATH and in /usr/games, off disables it (env GNUGO)")
 	flag.IntVar(&c.gnugoLvl, "gnugo-level", gnugo.DefaultLevel, "GNU Go's strength, --level 1 to 10")
 	flag.StringVar(&c.proxies, "trusted-proxies", os.Getenv("TRUSTED_PROXIES"), "comma-separated CIDRs of the reverse proxies in front of the server: a request from one has its client address read from X-Forwarded-For; empty trusts none, and the client is the TCP peer (env TRUSTED_PROXIES)")
-	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s][,max=4] (max: requests in flight at once); the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
+	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s][,max=4][,max_tokens=1024][,temperature=0.2] (max: requests in flight at once; max_tokens and temperature go with every request); the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
 	flag.Parse()
 	c.gc = setUpGC()
 	if err := run(c); err != nil {

@@ -23,6 +23,13 @@ type reply struct {
 	status  int           // default 200
 	content string        // the assistant's text (status 200) or the body
 	delay   time.Duration // before answering; the request's end cuts it short
+
+	null        bool        // status 200: the content is JSON null
+	reasoning   string      // status 200: a reasoning_content field beside the content
+	refusal     string      // status 200: the message's refusal
+	finish      string      // status 200: the finish_reason; default stop
+	header      http.Header // added to the response
+	contentType string      // of an error response; default application/json
 }
 
 // fakeLLM is an OpenAI-compatible chat-completions server over real HTTP
@@ -30,10 +37,13 @@ type reply struct {
 type fakeLLM struct {
 	*httptest.Server
 	answer func(user string) reply
+	// byBody, when set, answers instead of answer, from the whole request.
+	byBody func(body map[string]any) reply
 
 	mu      sync.Mutex
-	auth    []string // the Authorization headers received
-	prompts []string // the user messages received
+	bodies  []map[string]any // the request bodies received
+	auth    []string         // the Authorization headers received
+	prompts []string         // the user messages received
 	models  []string
 }
 
@@ -61,12 +71,23 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	user := req.Messages[len(req.Messages)-1].Content
+	var body map[string]any
+	_ = json.Unmarshal(b, &body)
 	f.mu.Lock()
+	f.bodies = append(f.bodies, body)
 	f.auth = append(f.auth, r.Header.Get("Authorization"))
 	f.prompts = append(f.prompts, user)
 	f.models = append(f.models, req.Model)
 	f.mu.Unlock()
-	a := f.answer(user)
+	var a reply
+	if f.byBody != nil {
+		a = f.byBody(body)
+	} else {
+		a = f.answer(user)
+	}
+	for k, v := range a.header {
+		w.Header()[k] = v
+	}
 	if a.delay > 0 {
 		select {
 		case <-time.After(a.delay):
@@ -75,18 +96,33 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if a.status != 0 && a.status != http.StatusOK {
-		w.Header().Set("Content-Type", "application/json")
+		ct := a.contentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		w.Header().Set("Content-Type", ct)
 		w.WriteHeader(a.status)
 		_, _ = io.WriteString(w, a.content)
 		return
 	}
+	msg := map[string]any{"role": "assistant", "content": a.content}
+	if a.null {
+		msg["content"] = nil
+	}
+	if a.reasoning != "" {
+		msg["reasoning_content"] = a.reasoning
+	}
+	if a.refusal != "" {
+		msg["refusal"] = a.refusal
+	}
+	finish := a.finish
+	if finish == "" {
+		finish = "stop"
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-test", "object": "chat.completion", "created": 1, "model": req.Model,
-		"choices": []any{map[string]any{
-			"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": a.content},
-		}},
+		"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": msg}},
 	})
 }
 
@@ -97,6 +133,13 @@ func (f *fakeLLM) lastPrompt() string {
 		return ""
 	}
 	return f.prompts[len(f.prompts)-1]
+}
+
+// requestBodies returns a copy of the request bodies received so far.
+func (f *fakeLLM) requestBodies() []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]map[string]any(nil), f.bodies...)
 }
 
 func (f *fakeLLM) requests() int {
@@ -153,10 +196,11 @@ func marshal(t *testing.T, v any) json.RawMessage {
 	return b
 }
 
-// mustNotLeak fails when s holds the key.
+// mustNotLeak fails when s holds the key, or its start (an error that
+// cut a quoted answer in the middle of the key).
 func mustNotLeak(t *testing.T, where, s string) {
 	t.Helper()
-	if strings.Contains(s, string(testKey)) {
+	if strings.Contains(s, string(testKey)[:12]) {
 		t.Errorf("the API key leaked into %s: %s", where, s)
 	}
 }

@@ -5,10 +5,14 @@
 //
 // The Player decides from the seat's view alone: it sends a board summary,
 // the drawn tile and the numbered legal options (placements in the tile
-// phase; meeple options and "no meeple" in the meeple phase), asks for
-// exactly {"option": N}, and parses the answer strictly. Anything else (a
-// malformed answer, an option out of range, an HTTP error, a timeout) is an
-// error, and the room plays the level's fallback ("normal") instead.
+// phase; meeple options and "no meeple" in the meeple phase) and asks for
+// {"option": N}: as structured output (a JSON schema whose option is one of
+// the listed numbers) where the endpoint has it, else a JSON object, else
+// plain text (format.go). It reads the answer as models write it (a code
+// fence, prose or a <think> block around it, a bare number, a numeric
+// string: answer.go) and refuses anything else with the reason. A refused
+// answer, an unlisted option, an HTTP error or a timeout is an error, and
+// the room plays the level's fallback ("normal") instead.
 //
 // The API key is a Key: it prints as "[redacted]", and every error Move or
 // Check returns has the key's text replaced, so it cannot reach a log line,
@@ -23,6 +27,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,9 +44,26 @@ const Game = "carcassonne"
 // model on a long prompt takes several seconds.
 const DefaultTimeout = 20 * time.Second
 
+// DefaultMaxTokens is the max_tokens of every request when an Endpoint
+// sets none: an answer is a few tokens, a sentence of prose around it a
+// few dozen; a model that reasons in its content needs more (max_tokens=).
+const DefaultMaxTokens = 1024
+
+// MaxMaxTokens is the largest max_tokens a -llm flag may set.
+const MaxMaxTokens = 1 << 17
+
+// DefaultTemperature is the temperature of every request when an Endpoint
+// sets none: low, for the model's best choice rather than a varied one.
+const DefaultTemperature = 0.2
+
+// MaxTemperature is the largest temperature a -llm flag may set (the
+// OpenAI API's range is 0 to 2).
+const MaxTemperature = 2.0
+
 // Errors of Move and Check; the returned errors wrap them.
 var (
-	// ErrMalformed: the answer is not exactly {"option": N}.
+	// ErrMalformed: the answer names no option: empty, null, or with no
+	// {"option": N} and no bare number in it (parseAnswer).
 	ErrMalformed = errors.New("llm: malformed answer")
 	// ErrNoOption: the answer names no listed option.
 	ErrNoOption = errors.New("llm: answer is not a listed option")
@@ -84,6 +106,12 @@ type Endpoint struct {
 	// all rooms (default DefaultMax); a decision that finds them all taken
 	// waits for one until its deadline, then fails with ErrBusy.
 	Max int
+	// MaxTokens is sent as max_tokens with every request (default
+	// DefaultMaxTokens).
+	MaxTokens int
+	// Temperature is sent as temperature with every request, 0 to
+	// MaxTemperature; nil for DefaultTemperature.
+	Temperature *float64
 }
 
 // Level is the bot level of the endpoint named name: "llm" for "" or
@@ -102,6 +130,9 @@ type Player struct {
 	key   Key
 	chat  openai.ChatCompletionService
 	slots *slots // Endpoint.Max request slots, shared by every room
+	// format is the structured output the endpoint accepts, learnt from
+	// its HTTP 400 answers and shared by every room.
+	format *formatMemory
 }
 
 var _ rooms.Player = (*Player)(nil)
@@ -128,6 +159,14 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	if ep.Max <= 0 {
 		ep.Max = DefaultMax
 	}
+	if ep.MaxTokens <= 0 {
+		ep.MaxTokens = DefaultMaxTokens
+	}
+	temp := DefaultTemperature
+	if ep.Temperature != nil {
+		temp = *ep.Temperature
+	}
+	ep.Temperature = &temp // the Player's own copy
 	if client == nil {
 		client = &http.Client{}
 	}
@@ -144,7 +183,7 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	// NewChatCompletionService, not openai.NewClient: the client would
 	// read OPENAI_API_KEY, OPENAI_BASE_URL and the like from the process's
 	// environment, and only the operator's Endpoint may configure this.
-	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max)}, nil
+	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max), format: &formatMemory{}}, nil
 }
 
 // Endpoint returns the Player's endpoint (its key is not in it).
@@ -162,8 +201,9 @@ func (p *Player) PlayerLevel() rooms.PlayerLevel {
 // Move implements rooms.Player for "carcassonne": one chat completion
 // choosing among the view's numbered options. It returns an error wrapping
 // ErrView when seat has nothing to decide, ErrBusy when no request slot
-// freed up in time, ErrEndpoint when the request fails, ErrMalformed or ErrNoOption for a bad answer, or ctx's error. No
-// error carries the key.
+// freed up in time, ErrEndpoint when the request fails, ErrMalformed
+// (with the reason) or ErrNoOption for an answer that names no listed
+// option, or ctx's error. No error carries the key.
 func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
 	if req.Game != Game {
 		return "", nil, fmt.Errorf("%w: game %q", ErrView, req.Game)
@@ -172,17 +212,21 @@ func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, jso
 	if err != nil {
 		return "", nil, err
 	}
-	answer, err := p.complete(ctx, pr.system, pr.user)
+	numbers := make([]int, len(pr.options))
+	for i := range numbers {
+		numbers[i] = pr.first + i
+	}
+	a, err := p.complete(ctx, pr.system, pr.user, numbers)
 	if err != nil {
 		return "", nil, err
 	}
-	n, err := parseAnswer(answer)
+	n, err := a.choice()
 	if err != nil {
 		return "", nil, p.safe(err)
 	}
 	o, ok := pr.option(n)
 	if !ok {
-		return "", nil, fmt.Errorf("%w: option %d of %d..%d", ErrNoOption, n, pr.first, pr.first+len(pr.options)-1)
+		return "", nil, fmt.Errorf("%w: option %d is not listed (%d to %d)", ErrNoOption, n, pr.first, pr.first+len(pr.options)-1)
 	}
 	return o.name, o.args, nil
 }
@@ -194,42 +238,105 @@ func (p *Player) Check(ctx context.Context) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.ep.Timeout)
 	defer cancel()
 	t0 := time.Now()
-	_, err := p.complete(ctx, "You are a connectivity check.", `Reply with {"option": 1}.`)
+	_, err := p.complete(ctx, "You are a connectivity check.", `Reply with the JSON object {"option": 1}.`, []int{1})
 	return time.Since(t0), err
 }
 
 // complete sends one system and one user message, once one of the
-// endpoint's request slots is free, and returns the first choice's text.
-func (p *Player) complete(ctx context.Context, system, user string) (string, error) {
+// endpoint's request slots is free, and returns the first choice. It asks
+// for the answer in the format the endpoint is known to accept (numbers
+// are the listed options, for the JSON schema); when the endpoint answers
+// HTTP 400 to a response_format, it asks again at once without it (json_schema,
+// then json_object, then plain text) and remembers the one accepted.
+func (p *Player) complete(ctx context.Context, system, user string, numbers []int) (answer, error) {
 	if err := p.slots.acquire(ctx); err != nil {
-		return "", err
+		return answer{}, err
 	}
 	defer p.slots.release()
-	resp, err := p.chat.New(ctx, openai.ChatCompletionNewParams{
-		Model: p.ep.Model,
-		Messages: []openai.ChatCompletionMessageParamUnion{
-			openai.SystemMessage(system),
-			openai.UserMessage(user),
-		},
-	})
-	if err != nil {
-		return "", p.requestError(ctx, err)
+	f := p.format.load()
+	for {
+		params := openai.ChatCompletionNewParams{
+			Model: p.ep.Model,
+			Messages: []openai.ChatCompletionMessageParamUnion{
+				openai.SystemMessage(system),
+				openai.UserMessage(user),
+			},
+			MaxTokens:   openai.Int(int64(p.ep.MaxTokens)),
+			Temperature: openai.Float(*p.ep.Temperature),
+		}
+		if rf, ok := responseFormat(f, numbers); ok {
+			params.ResponseFormat = rf
+		}
+		resp, err := p.chat.New(ctx, params)
+		var apiErr *openai.Error
+		if err != nil && f < formatText && ctx.Err() == nil && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest {
+			p.format.refused(f)
+			f++
+			continue
+		}
+		if err != nil {
+			return answer{}, p.requestError(ctx, err, f)
+		}
+		if len(resp.Choices) == 0 {
+			return answer{}, fmt.Errorf("%w: the response has no choice", ErrEndpoint)
+		}
+		c := resp.Choices[0]
+		m := c.Message
+		_, reasoning := m.JSON.ExtraFields["reasoning_content"]
+		// The key's text goes before any parsing or quoting: an error
+		// quotes only the start of an answer, and a cut key would not
+		// match any more.
+		return answer{
+			content:   p.key.scrub(m.Content),
+			null:      !m.JSON.Content.Valid(),
+			refusal:   p.key.scrub(m.Refusal),
+			reasoning: reasoning,
+			cutOff:    c.FinishReason == "length",
+		}, nil
 	}
-	if len(resp.Choices) == 0 {
-		return "", fmt.Errorf("%w: the response has no choice", ErrEndpoint)
-	}
-	return resp.Choices[0].Message.Content, nil
 }
 
 // requestError turns the SDK's error into one that carries its text with
 // the key replaced, and nothing else of it (its request holds the key in
 // a header): it wraps ErrEndpoint, and ctx's error when ctx is done.
-func (p *Player) requestError(ctx context.Context, err error) error {
-	msg := p.key.scrub(err.Error())
+//
+// An HTTP error names the status (as the SDK words it, "OpenAI API error:
+// 429 Too Many Requests"), the endpoint's message, the Retry-After it
+// asked for, and for a 400 the response_format refused last.
+func (p *Player) requestError(ctx context.Context, err error, f format) error {
+	msg := err.Error()
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		if m := strings.TrimSpace(apiErr.Message); m != "" {
+			msg += ": " + quote(p.key.scrub(m)) // scrubbed before quote cuts it
+		}
+		if apiErr.Response != nil {
+			if ra := retryAfter(apiErr.Response.Header.Get("Retry-After")); ra != "" {
+				msg += " (retry after " + ra + ")"
+			}
+		}
+		if apiErr.StatusCode == http.StatusBadRequest {
+			msg += " (sent with response_format: " + f.String() + ")"
+		}
+	}
+	msg = p.key.scrub(msg)
 	if cerr := ctx.Err(); cerr != nil {
 		return &safeError{msg: fmt.Sprintf("%s: %s", p.Level(), msg), is: []error{ErrEndpoint, cerr}}
 	}
 	return &safeError{msg: fmt.Sprintf("%s: %s", p.Level(), msg), is: []error{ErrEndpoint}}
+}
+
+// retryAfter reads a Retry-After header, seconds or an HTTP date, for an
+// error; "" when it is absent or neither.
+func retryAfter(h string) string {
+	h = strings.TrimSpace(h)
+	if n, err := strconv.Atoi(h); err == nil && n >= 0 {
+		return (time.Duration(n) * time.Second).String()
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return t.UTC().Format(time.RFC1123)
+	}
+	return ""
 }
 
 // safe replaces the key in err's text, keeping its sentinel.

@@ -26,6 +26,14 @@ func firstOption(user string) reply {
 	return reply{content: `{"option": ` + m[1] + `}`}
 }
 
+// modelStyle answers the first listed option as a reasoning model writes
+// it: a <think> block, a sentence, then a ```json fence.
+func modelStyle(user string) reply {
+	r := firstOption(user)
+	r.content = "<think>Option 2 looks tempting: {\"option\": 2}.</think>\nThe first option is safest.\n```json\n" + r.content + "\n```"
+	return r
+}
+
 // TestThroughRooms: seat 0 is the level "llm-test" against the built-in
 // normal bot, through a real rooms.Manager on the memory store. A good
 // endpoint plays every decision of seat 0 with no fallback; a malformed,
@@ -40,6 +48,8 @@ func TestThroughRooms(t *testing.T) {
 		reason  string // "" for no fallback
 	}{
 		{"good answers", firstOption, 5 * time.Second, ""},
+		{"answers as models write them", modelStyle, 5 * time.Second, ""},
+		{"only reasoning", always(reply{content: "<think>I pick {\"option\": 1}"}), 5 * time.Second, rooms.FallbackError},
 		{"malformed", always(reply{content: "place it north, key " + string(testKey)}), 5 * time.Second, rooms.FallbackError},
 		{"out of range", always(reply{content: `{"option": 500}`}), 5 * time.Second, rooms.FallbackError},
 		{"slow past the timeout", always(reply{content: `{"option": 1}`, delay: 5 * time.Second}), 100 * time.Millisecond, rooms.FallbackTimeout},
@@ -114,8 +124,20 @@ func newRoom(t *testing.T, p *Player) llmRoom {
 		t.Fatal(err)
 	}
 	r.id = id
+	// Bots play only while somebody is connected: a spectator watches.
+	v, err := m.Connect(context.Background(), "carcassonne", id, rooms.Hello{}, nopSink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
 	return r
 }
+
+// nopSink takes every message and drops it.
+type nopSink struct{}
+
+func (nopSink) Send([]byte) bool { return true }
+func (nopSink) Close()           {}
 
 // await polls the stored match until done accepts its view.
 func await(t *testing.T, store rooms.Store, id string, d time.Duration, done func(carcassonne.View) bool) (*rooms.Record, carcassonne.View) {

@@ -3,7 +3,6 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/chaguan/chaguan/games"
@@ -155,36 +154,4 @@ func at(xs []int, i int) int {
 		return xs[i]
 	}
 	return 0
-}
-
-// maxAnswer bounds the answer text an error quotes.
-const maxAnswer = 80
-
-// parseAnswer reads exactly {"option": N} (surrounding white space
-// allowed, nothing else): one key, an integer value.
-func parseAnswer(s string) (int, error) {
-	t := strings.TrimSpace(s)
-	bad := func(why string) (int, error) {
-		q := t
-		if len(q) > maxAnswer {
-			q = q[:maxAnswer] + "…"
-		}
-		return 0, fmt.Errorf("%w: %s: %s", ErrMalformed, why, strconv.Quote(q))
-	}
-	if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
-		return bad(`want exactly {"option": N}`)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(t), &m); err != nil {
-		return bad("not JSON")
-	}
-	raw, ok := m["option"]
-	if !ok || len(m) != 1 {
-		return bad(`want the one key "option"`)
-	}
-	n, err := strconv.Atoi(string(raw))
-	if err != nil {
-		return bad("option is not an integer")
-	}
-	return n, nil
 }
