@@ -158,7 +158,11 @@ func (c *Conn) MatchID() string { return c.matchID }
 func (c *Conn) PlayerID() string { return c.playerID }
 
 // Latest returns the newest state received; never nil after Dial. The
-// caller must not modify it.
+// caller must not modify it. A state with the same stateID as the one
+// before is no move: the server sends one when only the players changed
+// (a seat taken, a connection's presence, a rename, autoplay) or when the
+// receiver's own seat was taken away (You ""); it replaces Latest all the
+// same, and States delivers it.
 func (c *Conn) Latest() *protocol.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -167,7 +171,9 @@ func (c *Conn) Latest() *protocol.State {
 
 // States delivers new states. It holds at most one: the newest one not yet
 // taken, so a slow reader skips intermediate states but never misses the
-// last. It is never closed; select on Done as well.
+// last. Every state received counts, also one that repeats the stateID
+// before it with other players (see Latest). It is never closed; select on
+// Done as well.
 func (c *Conn) States() <-chan *protocol.State { return c.states }
 
 // Errors delivers error messages that no pending Move, Sync or Dial took

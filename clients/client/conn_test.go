@@ -195,6 +195,53 @@ func TestMoveContextEnds(t *testing.T) {
 	}
 }
 
+// TestSameStateIDPlayersUpdate: a state that repeats the stateID with new
+// players (a seat taken, a presence change) is delivered and becomes
+// Latest, yet answers no pending move: it is no move's ack.
+func TestSameStateIDPlayersUpdate(t *testing.T) {
+	srv, _ := newFakeWS(t)
+	c := dialFake(t, srv.URL, "0")
+	first := c.Latest()
+	<-c.States() // the hello's state
+	if first.Players[1].Name != "" {
+		t.Fatalf("seat 1 taken before the join: %+v", first.Players[1])
+	}
+	// join is never acked: its move waits while the players update arrives.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	moved := make(chan error, 1)
+	go func() {
+		_, err := c.Move(ctx, "join")
+		moved <- err
+	}()
+	select {
+	case st := <-c.States():
+		if st.StateID != first.StateID || st.Ack != nil || st.Players[1].Name != "bob" || !st.Players[1].IsConnected {
+			t.Fatalf("players update = stateID %d ack %v players %+v; want stateID %d, no ack, bob in seat 1",
+				st.StateID, st.Ack, st.Players, first.StateID)
+		}
+	case <-testCtx(t).Done():
+		t.Fatal("the same-stateID players update was not delivered")
+	}
+	if l := c.Latest(); l.StateID != first.StateID || l.Players[1].Name != "bob" {
+		t.Fatalf("Latest = stateID %d players %+v; want the update", l.StateID, l.Players)
+	}
+	select {
+	case err := <-moved:
+		t.Fatalf("the players update answered the pending move: %v", err)
+	default:
+	}
+	cancel()
+	if err := <-moved; !errors.Is(err, context.Canceled) {
+		t.Fatalf("pending move returned %v, want Canceled", err)
+	}
+	// A real move still gets its own ack and the next stateID.
+	st, err := c.Move(testCtx(t), "inc", 2)
+	if err != nil || st.StateID != first.StateID+1 || st.Ack == nil || counter(t, st) != 2 {
+		t.Fatalf("move after the update: %+v, %v", st, err)
+	}
+}
+
 func TestServerCloses(t *testing.T) {
 	srv, _ := newFakeWS(t)
 	c := dialFake(t, srv.URL, "0")

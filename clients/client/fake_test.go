@@ -16,12 +16,15 @@ import (
 // fakeWS is a tiny WebSocket server for one counter "game": G is {"n":…}.
 // Moves: inc [k] adds k and acks; bad is refused (invalid_move, with ref);
 // mute is never answered; flood [k] pushes k states without ack, then acks;
-// bye closes the connection. A hello with credentials "bad" is refused;
+// join seats "bob" in seat 1 and pushes the same stateID with the new
+// players, no ack (the move itself is never answered); bye closes the
+// connection. A hello with credentials "bad" is refused;
 // spectators may not move. One goroutine per connection reads and writes.
 type fakeWS struct {
 	mu      sync.Mutex
 	stateID int64
 	n       int
+	bob     bool // seat 1 is taken (by "bob"), without a move
 	conns   map[*websocket.Conn]bool
 }
 
@@ -126,6 +129,11 @@ func (f *fakeWS) move(ws *websocket.Conn, you string, m protocol.ClientMessage, 
 		return refuse(protocol.CodeInvalidMove, "that is not allowed")
 	case "mute":
 		return nil
+	case "join":
+		f.mu.Lock()
+		f.bob = true
+		f.mu.Unlock()
+		return send(nil)
 	case "bye":
 		ws.Close()
 		return nil
@@ -144,10 +152,14 @@ func (f *fakeWS) state(you string, ack *int64, autoplay bool) protocol.State {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	g, _ := json.Marshal(map[string]int{"n": f.n})
+	seat1 := protocol.Player{ID: 1}
+	if f.bob {
+		seat1 = protocol.Player{ID: 1, Name: "bob", IsConnected: true}
+	}
 	return protocol.State{
 		Type: "state", MatchID: "m1", StateID: f.stateID, Ack: ack, G: g, You: you,
 		Ctx:     protocol.Ctx{NumPlayers: 2, PlayOrder: []string{"0", "1"}, CurrentPlayer: "0", Started: true, Gameover: json.RawMessage("null")},
-		Players: []protocol.Player{{ID: 0, Name: "p0", IsConnected: true, Autoplay: autoplay}, {ID: 1}},
+		Players: []protocol.Player{{ID: 0, Name: "p0", IsConnected: true, Autoplay: autoplay}, seat1},
 	}
 }
 

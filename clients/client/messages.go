@@ -84,6 +84,13 @@ func (c *Conn) await(ctx context.Context, msg protocol.ClientMessage, id *int64)
 	case r := <-ch:
 		return r.result()
 	case <-ctx.Done():
+		// The answer may have come in the same instant: a move the server
+		// played is never reported as unanswered when its ack is here.
+		select {
+		case r := <-ch:
+			return r.result()
+		default:
+		}
 		return nil, ctx.Err()
 	case <-c.done:
 		select {

@@ -92,13 +92,20 @@ type harness struct {
 	m  *model
 	be *fakeBackend
 	id int64
+	// you is the seat of the connection the model follows (the first of
+	// its seats, "" for a spectator): the you of the states pushed.
+	you string
 	// quit is set once the model asked to quit.
 	quit bool
 }
 
 func newHarness(t *testing.T, md mode, seats []string, l lang, v weiqi.View) *harness {
 	be := &fakeBackend{refuse: map[string]error{}}
-	h := newHarnessOn(t, md, seats, l, be, stateOf(t, 1, v))
+	first := stateOf(t, 1, v)
+	if len(seats) > 0 {
+		first.You = seats[0]
+	}
+	h := newHarnessOn(t, md, seats, l, be, first)
 	h.be = be
 	return h
 }
@@ -107,7 +114,7 @@ func newHarness(t *testing.T, md mode, seats []string, l lang, v weiqi.View) *ha
 // Next is never called: the harness runs only the commands of keys and
 // moves, and the tests push states themselves.
 func newHarnessOn(t *testing.T, md mode, seats []string, l lang, be backend, first *protocol.State) *harness {
-	h := &harness{t: t, id: first.StateID}
+	h := &harness{t: t, id: first.StateID, you: first.You}
 	h.m = newModel(md, seats, l, be, first)
 	h.m.evoEvery = 0
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 26})
@@ -173,8 +180,17 @@ func keyPress(k string) tea.KeyPressMsg {
 // push delivers a new state of the view, as the server would.
 func (h *harness) push(v weiqi.View) {
 	h.t.Helper()
+	h.send(stateMsg{h.next(v)})
+}
+
+// next is the state of the view with the next stateID, as the server
+// sends it to the connection the model follows.
+func (h *harness) next(v weiqi.View) *protocol.State {
+	h.t.Helper()
 	h.id++
-	h.send(stateMsg{stateOf(h.t, h.id, v)})
+	st := stateOf(h.t, h.id, v)
+	st.You = h.you
+	return st
 }
 
 // moves returns and forgets the moves sent so far.

@@ -46,9 +46,12 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 		if s == "q" || s == "esc" {
 			return tea.Quit
 		}
-		if m.mode == modeSpectate {
+		switch {
+		case m.unseated:
+			m.setInfo(m.lang.tr(txtSeatLost))
+		case m.mode == modeSpectate:
 			m.setInfo(m.lang.tr(txtSpectating))
-		} else {
+		default:
 			m.setInfo(m.lang.tr(txtGameOver))
 		}
 		return nil

@@ -52,6 +52,8 @@ type model struct {
 
 	status    string // the last message; a key press clears it
 	statusErr bool
+	ackedAt   int64 // the stateID of the last state that acked a move of ours
+	unseated  bool  // the server took this terminal's seat away: it watches
 
 	evo     bool // the evolution animation runs
 	evoGen  int  // the generation on screen while evo
@@ -72,8 +74,9 @@ type (
 	// doneMsg ends a move sequence: st is the state the last accepted
 	// move produced, err the refusal that stopped the sequence.
 	doneMsg struct {
-		st  *protocol.State
-		err error
+		st   *protocol.State
+		err  error
+		from int64 // the stateID on screen when the sequence was sent
 	}
 	evoTickMsg struct{ token int }
 )
@@ -123,7 +126,13 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case doneMsg:
 		m.busy = false
 		cmds := []tea.Cmd{m.apply(msg.st)}
-		if msg.err != nil {
+		switch {
+		case msg.err == nil:
+		case errors.Is(msg.err, context.DeadlineExceeded) && m.answered(msg.from):
+			// The move's answer came in after the wait gave up, before
+			// this: it was played, so nothing failed. (One that comes
+			// later still clears the message, as every new state does.)
+		default:
 			m.setErr(m.errText(msg.err))
 			m.queue = nil // keys typed after a refusal were aimed at another position
 		}
@@ -148,18 +157,34 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // apply takes a state from the server when it is newer than the one on
-// screen, and starts the evolution when it ends the game by scoring.
+// screen, and starts the evolution when it ends the game by scoring. A
+// state with the stateID on screen is no move: the server sends it when
+// only the players changed (a seat taken, presence, a rename) or this
+// terminal lost its seat; it updates those and leaves the rest alone.
 func (m *model) apply(st *protocol.State) tea.Cmd {
-	if st == nil || (m.have && st.StateID <= m.stateID) {
+	if st == nil || (m.have && st.StateID < m.stateID) {
+		return nil
+	}
+	if m.have && st.StateID == m.stateID {
+		m.players = st.Players
+		m.seatCheck(st)
 		return nil
 	}
 	var v weiqi.View
 	if err := json.Unmarshal(st.G, &v); err != nil || v.Size == 0 {
 		return nil
 	}
-	had, before := m.have, m.v.Phase
+	had, old := m.have, m.v
+	before := old.Phase
 	m.v, m.have, m.stateID, m.players = v, true, st.StateID, st.Players
 	m.status = "" // the message was about the position before
+	if st.Ack != nil {
+		m.ackedAt = st.StateID
+	}
+	if had {
+		m.notice(&old, st.Ack != nil)
+	}
+	m.seatCheck(st)
 	if !had {
 		m.cx, m.cy = v.Size/2, v.Size/2
 	}
@@ -196,7 +221,7 @@ func (m *model) stopEvolution() {
 // send plays steps in order, stopping at the first refusal.
 func (m *model) send(steps ...step) tea.Cmd {
 	m.busy = true
-	be := m.be
+	be, from := m.be, m.stateID
 	return func() tea.Msg {
 		var last *protocol.State
 		for _, s := range steps {
@@ -204,11 +229,62 @@ func (m *model) send(steps ...step) tea.Cmd {
 			st, err := be.Move(ctx, s.seat, s.name, s.args...)
 			cancel()
 			if err != nil {
-				return doneMsg{st: last, err: err}
+				return doneMsg{st: last, err: err, from: from}
 			}
 			last = st
 		}
-		return doneMsg{st: last}
+		return doneMsg{st: last, from: from}
+	}
+}
+
+// answered reports whether a move of a sequence sent on stateID from was
+// acked since: by a state that acked a move of ours, or in hot-seat by any
+// newer state (only this terminal moves there; the acks of the second
+// seat's connection do not reach the model).
+func (m *model) answered(from int64) bool {
+	return m.ackedAt > from || (m.mode == modeHotSeat && m.stateID > from)
+}
+
+// seatCheck notices a state whose you is "" while this terminal plays:
+// the server took away the seat of the connection the model follows (the
+// first of its seats), after three turn-clock timeouts or because the
+// player left from elsewhere. The terminal watches from then on (in
+// hot-seat too: the game it ran is no longer its own).
+func (m *model) seatCheck(st *protocol.State) {
+	if st.You != "" || len(m.seats) == 0 {
+		return
+	}
+	m.seats, m.mode, m.unseated = nil, modeSpectate, true
+	m.confirmResign, m.queue = false, nil
+	m.setErr(m.lang.tr(txtSeatLost))
+}
+
+// notice tells what the other side did that the board alone does not
+// say: a refused undo or scoring request of ours, a dead mark removed.
+// old is the view before; ours says the new state acked a move of ours.
+// Hot-seat has no other side: both seats are here.
+func (m *model) notice(old *weiqi.View, ours bool) {
+	v := &m.v
+	if m.mode == modeHotSeat || ours {
+		return
+	}
+	switch {
+	case old.UndoRequest != nil && m.holds(*old.UndoRequest) && v.UndoRequest == nil &&
+		v.Phase == "play" && len(v.Moves) >= len(old.Moves):
+		m.setInfo(m.lang.tr(txtUndoRefused))
+	case old.ScoringRequest != nil && m.holds(*old.ScoringRequest) && v.ScoringRequest == nil && v.Phase == "play":
+		m.setInfo(m.lang.tr(txtScoringRefused))
+	case old.Phase == "scoring" && v.Phase == "scoring":
+		now := map[string]bool{}
+		for _, p := range v.Dead {
+			now[p] = true
+		}
+		for _, p := range old.Dead {
+			if !now[p] {
+				m.setInfo(m.lang.tr(txtDeadRemoved, p))
+				return
+			}
+		}
 	}
 }
 
@@ -233,7 +309,7 @@ func (m *model) errText(err error) string {
 		}
 		return me.Code
 	case errors.Is(err, context.DeadlineExceeded):
-		return m.lang.tr(text{"服务器没有回应", "The server did not answer"})
+		return m.lang.tr(txtNoAnswer)
 	case errors.Is(err, client.ErrClosed):
 		return m.lang.tr(txtConnLost)
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chaguan/chaguan/clients/client"
+	"github.com/chaguan/chaguan/protocol"
 )
 
 func wantMoves(t *testing.T, h *harness, want ...string) {
@@ -64,9 +66,8 @@ func TestKeysWaitForTheMoveInFlight(t *testing.T) {
 	if len(h.be.moves) != 0 || !h.m.busy {
 		t.Fatalf("keys were handled while a move travelled: %q", h.be.moves)
 	}
-	msg := cmd() // the server accepts E5 ...
-	h.id++
-	h.m.apply(stateOf(t, h.id, game(t, 9, "E5"))) // ... and its state arrives first
+	msg := cmd()                        // the server accepts E5 ...
+	h.m.apply(h.next(game(t, 9, "E5"))) // ... and its state arrives first
 	h.send(msg)
 	wantMoves(t, h, `0 play ["E5"]`, `1 play ["F5"]`)
 }
@@ -392,5 +393,166 @@ func TestLocale(t *testing.T) {
 	}
 	if _, err := parseLang("fr"); err == nil {
 		t.Error("-lang fr was accepted")
+	}
+}
+
+// TestPlayersUpdateWithoutMove: the server sends a seat taken, a presence
+// change or a rename with the stateID on screen and new players; the
+// sidebar redraws the names and (away) at once, and the message on the
+// status line stays (it is about the position, which did not change).
+func TestPlayersUpdateWithoutMove(t *testing.T) {
+	for _, l := range []lang{langEn, langZh} {
+		want := map[lang][3]string{
+			langEn: {"(free seat)", "Bob", "Bob (away)"},
+			langZh: {"（空位）", "Bob", "Bob（离线）"},
+		}[l]
+		h := newHarness(t, modeRemote, []string{"0"}, l, game(t, 9, "E5"))
+		players := func(ps ...protocol.Player) {
+			st := stateOf(t, h.id, game(t, 9, "E5")) // the same stateID: no move
+			st.You, st.Players = "0", ps
+			h.send(stateMsg{st})
+		}
+		ann := protocol.Player{ID: 0, Name: "Ann", IsConnected: true}
+		players(ann, protocol.Player{ID: 1})
+		if s := h.screen(); !strings.Contains(s, want[0]) {
+			t.Fatalf("%v: no %q for the empty seat:\n%s", l, want[0], s)
+		}
+		h.keys("enter") // not black's turn: a message to keep
+		msg := h.statusLine()
+		players(ann, protocol.Player{ID: 1, Name: "Bob", IsConnected: true})
+		if s := h.screen(); !strings.Contains(s, want[1]) || strings.Contains(s, want[0]) || strings.Contains(s, want[2]) {
+			t.Fatalf("%v: after bob joined, want %q without %q or %q:\n%s", l, want[1], want[0], want[2], s)
+		}
+		players(ann, protocol.Player{ID: 1, Name: "Bob"})
+		if s := h.screen(); !strings.Contains(s, want[2]) {
+			t.Fatalf("%v: after bob left, no %q:\n%s", l, want[2], s)
+		}
+		if got := h.statusLine(); got != msg {
+			t.Errorf("%v: a players update changed the status line %q to %q", l, msg, got)
+		}
+		if h.m.stateID != h.id || len(h.m.v.Moves) != 1 {
+			t.Errorf("%v: a players update changed the position: stateID %d moves %v", l, h.m.stateID, h.m.v.Moves)
+		}
+	}
+}
+
+// TestSeatTakenAway: a state whose you is "" while the terminal holds a
+// seat (the bot took it after three timeouts, or the player left from
+// elsewhere) turns the terminal into a spectator that says so.
+func TestSeatTakenAway(t *testing.T) {
+	for _, l := range []lang{langEn, langZh} {
+		want := map[lang]string{langEn: "Your seat was taken: you are watching", langZh: "你已失去座位，现为观战"}[l]
+		h := newHarness(t, modeRemote, []string{"1"}, l, game(t, 9, "E5"))
+		wantStatus(t, h, map[lang]string{langEn: "White to play", langZh: "白方行棋"}[l])
+		st := stateOf(t, h.id, game(t, 9, "E5"))
+		st.Players[1].IsBot, st.Players[1].BotLevel = true, "easy"
+		h.send(stateMsg{st}) // same stateID, you ""
+		wantStatus(t, h, want)
+		if s := h.screen(); !strings.Contains(s, map[lang]string{langEn: "· watching", langZh: "· 观战"}[l]) ||
+			strings.Contains(s, map[lang]string{langEn: "(you)", langZh: "（你）"}[l]) {
+			t.Fatalf("%v: the screen still shows a seat held:\n%s", l, s)
+		}
+		h.keys("enter", "p", "u", "e", "l") // keys play nothing now
+		wantMoves(t, h)
+		wantStatus(t, h, want)
+		h.you = ""
+		h.push(game(t, 9, "E5", "F5")) // the bot plays on
+		wantStatus(t, h, want)
+	}
+}
+
+// TestRefusedRequestsShow: a refused undo or scoring request reaches the
+// status line in the terminal's language, whether the refusal answers the
+// move, arrives after the wait gave up, or is the opponent's no.
+func TestRefusedRequestsShow(t *testing.T) {
+	pending := &client.MoveError{Code: "invalid_move", Message: "a request is already waiting", MessageZh: "已有待回应的请求"}
+	for _, l := range []lang{langEn, langZh} {
+		tr := func(en, zh string) string { return map[lang]string{langEn: en, langZh: zh}[l] }
+		for key, move := range map[string]string{"u": "requestUndo", "e": "requestScoring"} {
+			h := newHarness(t, modeRemote, []string{"0"}, l, game(t, 9, "E5", "F5"))
+			h.be.refuse[move] = pending
+			h.keys(key)
+			wantMoves(t, h, `0 `+move+` []`)
+			wantStatus(t, h, tr(pending.Message, pending.MessageZh))
+		}
+
+		h := newHarness(t, modeRemote, []string{"0"}, l, game(t, 9, "E5", "F5"))
+		ref := int64(4)
+		h.send(serverErrMsg{&protocol.Error{Type: protocol.TypeError, Code: "invalid_move",
+			Message: "you have no move to take back", MessageZh: "你还没有可以悔的棋", Ref: &ref}})
+		wantStatus(t, h, tr("you have no move to take back", "你还没有可以悔的棋"))
+
+		h.push(game(t, 9, "E5", "F5", "0 requestUndo"))
+		h.push(game(t, 9, "E5", "F5", "0 requestUndo", "1 answerUndo [false]"))
+		wantStatus(t, h, tr("The opponent refused the undo", "对方拒绝了悔棋请求"))
+		h.push(game(t, 9, "E5", "F5", "0 requestUndo", "1 answerUndo [false]", "0 requestScoring"))
+		h.push(game(t, 9, "E5", "F5", "0 requestUndo", "1 answerUndo [false]", "0 requestScoring", "1 answerScoring [false]"))
+		wantStatus(t, h, tr("The opponent refused to count", "对方拒绝了结算请求"))
+
+		// An undo granted is no refusal.
+		h.push(game(t, 9, "E5", "F5", "0 requestUndo"))
+		h.push(game(t, 9, "E5", "F5", "0 requestUndo", "1 answerUndo [true]"))
+		if s := h.statusLine(); strings.Contains(s, tr("refused", "拒绝")) {
+			t.Errorf("%v: a granted undo reads as refused: %q", l, s)
+		}
+	}
+}
+
+// TestDeadMarkRemovedByOtherSide: in scoring, the other side taking a dead
+// mark away is said on the status line; this side's own toggle (acked)
+// says nothing.
+func TestDeadMarkRemovedByOtherSide(t *testing.T) {
+	scoring := []string{"E5", "F5", "pass", "pass"}
+	for _, l := range []lang{langEn, langZh} {
+		want := map[lang]string{langEn: "The other side removed the dead mark on F5", langZh: "对方取消了 F5 的死子标记"}[l]
+		h := newHarness(t, modeRemote, []string{"0"}, l, game(t, 9, scoring...))
+		marked := append(slices.Clone(scoring), `1 toggleDead ["F5"]`)
+		h.push(game(t, 9, marked...))
+		h.push(game(t, 9, append(marked, `1 toggleDead ["F5"]`)...))
+		wantStatus(t, h, want)
+
+		h.push(game(t, 9, marked...))
+		own := h.next(game(t, 9, append(marked, `0 toggleDead ["F5"]`)...))
+		ack := int64(9)
+		own.Ack = &ack
+		h.send(stateMsg{own})
+		if s := h.statusLine(); strings.Contains(s, want) {
+			t.Errorf("%v: this side's own toggle reads as the other side's: %q", l, s)
+		}
+	}
+}
+
+// TestLateAnswerIsNoFailure: a move whose ack came in after the wait
+// gave up (before the model heard of the timeout) was played: no "did
+// not answer"; when the ack comes after the message, it clears it.
+func TestLateAnswerIsNoFailure(t *testing.T) {
+	for _, md := range []mode{modeRemote, modeHotSeat} {
+		seats := map[mode][]string{modeRemote: {"0"}, modeHotSeat: {"0", "1"}}[md]
+		h := newHarness(t, md, seats, langEn, game(t, 9))
+		h.be.refuse["play"] = context.DeadlineExceeded
+		_, cmd := h.m.Update(keyPress("enter"))
+		msg := cmd() // the wait gave up ...
+		st := h.next(game(t, 9, "E5"))
+		ack := int64(1)
+		st.Ack = &ack
+		h.send(stateMsg{st}) // ... and the ack arrives before the model hears of it
+		h.send(msg)
+		if s := h.statusLine(); strings.Contains(s, "did not answer") {
+			t.Fatalf("mode %v: a move answered late reads as unanswered: %q", md, s)
+		}
+		if h.m.status != "" {
+			t.Fatalf("mode %v: a message after a move played: %q", md, h.m.status)
+		}
+
+		h = newHarness(t, md, seats, langEn, game(t, 9))
+		h.be.refuse["play"] = context.DeadlineExceeded
+		h.keys("enter")
+		wantStatus(t, h, "The server did not answer")
+		st = h.next(game(t, 9, "E5"))
+		st.Ack = &ack
+		h.send(stateMsg{st})
+		if s := h.statusLine(); strings.Contains(s, "did not answer") {
+			t.Fatalf("mode %v: the late ack left %q", md, s)
+		}
 	}
 }

@@ -80,6 +80,8 @@ func (m *model) message() string {
 		return haloText.Render(m.lang.tr(txtUndoAsked))
 	case v.ScoringRequest != nil && m.holds(*v.ScoringRequest):
 		return haloText.Render(m.lang.tr(txtScoringAsked))
+	case m.unseated:
+		return panelSeal.Render(m.lang.tr(txtSeatLost))
 	case m.mode == modeSpectate:
 		return panelDim.Render(m.lang.tr(txtSpectating))
 	case v.Phase == "play" && v.Last != nil && *v.Last == "pass":
