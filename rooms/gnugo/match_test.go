@@ -40,6 +40,17 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
+// watch connects a spectator to the match until the test ends: bots play
+// only while somebody is connected.
+func (f *fixture) watch(t *testing.T, id string) {
+	t.Helper()
+	v, err := f.m.Connect(context.Background(), "weiqi", id, rooms.Hello{}, discard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(v.Close)
+}
+
 // await polls the match until done accepts its view, or fails after d.
 func (f *fixture) await(t *testing.T, id string, d time.Duration, what string, done func(*rooms.Record, weiqi.View) bool) weiqi.View {
 	t.Helper()
@@ -87,6 +98,7 @@ func TestWholeGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.watch(t, id)
 	t0 := time.Now()
 	var gameover json.RawMessage
 	v := f.await(t, id, 60*time.Second, "game over", func(rec *rooms.Record, _ weiqi.View) bool {

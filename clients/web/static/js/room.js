@@ -173,10 +173,14 @@ export function mountRoom(el, game, matchID) {
     window.__chaguan = { state: s, latest: r.latestState, you: s.you || "", matchID, drop: () => r.conn && r.conn.drop() };
     chat.setYou(s.you || "");
     // A new identity (sat down, left) gets a fresh plugin on its first
-    // state; until then the old board stays, so nothing flickers.
-    if (r.needMount || !host.mounted()) {
+    // state; until then the old board stays, so nothing flickers. The
+    // identity is the state's own: a spectator's state still queued from
+    // before a sit must not mount the board without the seat for good.
+    const who = s.you || null;
+    if (r.needMount || !host.mounted() || who !== r.mountedAs) {
       r.needMount = false;
-      host.mount(r.plugin, s.you || null);
+      r.mountedAs = who;
+      host.mount(r.plugin, who);
     }
     const wait = host.update(s, opts);
     attention.show(s, opts);
