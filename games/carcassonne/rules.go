@@ -8,12 +8,6 @@ import (
 	"github.com/chaguan/chaguan/games"
 )
 
-// Game is Carcassonne as the rooms package sees it.
-var Game games.Game = games.Erase[State, View](Rules{})
-
-// Rules implements games.Rules for Carcassonne.
-type Rules struct{}
-
 // Moves.
 const (
 	MovePlaceTile   = "placeTile"

@@ -1,11 +1,3 @@
-// Package carcassonne is the base game of Carcassonne (卡卡颂) for 2-5
-// seats, as seed 000 and shared/DECISIONS.md settle it: the official 72
-// tiles (types A-X, the start tile D at (0,0)), roads, cities with shields,
-// cloisters and fields on half-edges, current-edition scoring, 7 meeples
-// each. docs/carcassonne.md describes the moves and the view.
-//
-// The package is pure rules: no I/O, no clock, and randomness only from the
-// games.RNG kept in State.Secret (the deck is shuffled once, at Setup).
 package carcassonne
 
 import (

@@ -10,9 +10,6 @@ import (
 	"github.com/chaguan/chaguan/games/cards"
 )
 
-// Game is Gong Zhu as the rooms package sees it.
-var Game games.Game = games.Erase[State, View](Rules{})
-
 // Rules implements games.Rules for Gong Zhu.
 type Rules struct{}
 

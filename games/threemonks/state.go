@@ -130,12 +130,6 @@ func cloneCards(c []Card) []Card {
 	return append([]Card(nil), c...)
 }
 
-// Rules implements games.Rules for Three Monks.
-type Rules struct{}
-
-// Game is Three Monks as the rooms package sees it.
-var Game games.Game = games.Erase[State, View](Rules{})
-
 // Info describes the game for the catalog.
 func (Rules) Info() games.Info {
 	return games.Info{

@@ -1,12 +1,3 @@
-// Package threemonks implements Three Monks (三个和尚), a 3-8 player card game
-// of simultaneous hidden choices: every round each monk secretly plays one of
-// five action cards, the cards are revealed, and the proposed phases (chant,
-// fetch, exchange, drink) resolve clockwise from the wooden-fish token's
-// holder. The first monk to hold 10 water wins.
-//
-// The rules follow seed 002 as settled by shared/DECISIONS.md; the choices
-// neither settles are listed in docs/decisions.md (section "Three Monks"). The rules are
-// pure: no I/O, no clock, randomness only in Setup.
 package threemonks
 
 // Card is one of the five action cards every monk holds.
