@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 )
 
 // Metrics is Chaguan's Prometheus instrumentation. It implements
@@ -47,7 +48,7 @@ func NewMetrics(reg *prometheus.Registry) *Metrics {
 			Buckets: []float64{.00001, .00003, .0001, .0003, .001, .003, .01, .03, .1, .3, 1, 3, 10}}, []string{"game", "level"}),
 	}
 	reg.MustRegister(m.conns, m.rooms, m.matches, m.moves, m.latency, m.errors, m.botFail, m.botMove, m.botTime,
-		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

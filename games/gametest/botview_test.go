@@ -114,7 +114,7 @@ func TestCheckBotDirectCatchesAViewItsJSONDoesNotCarry(t *testing.T) {
 func TestCheckViewTypeRefusesFieldsJSONDrops(t *testing.T) {
 	type hidden struct {
 		Shown int `json:"shown"`
-		extra int
+		extra int //lint:ignore U1000 the field JSON drops is the point of the test
 	}
 	type dashed struct {
 		Shown int `json:"shown"`

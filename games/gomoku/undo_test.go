@@ -70,7 +70,7 @@ func TestUndoFlows(t *testing.T) {
 					t.Fatalf("point %v still holds a stone", p)
 				}
 			}
-			st = mustApply(t, st, wantTurn, movePlace, 0, 0)
+			mustApply(t, st, wantTurn, movePlace, 0, 0)
 		})
 	}
 }

@@ -158,27 +158,3 @@ func (b board) count(c Stone) int {
 	}
 	return n
 }
-
-// starPoints are the hoshi of each size, as point indices.
-func starPoints(size int) []int {
-	var lines []int
-	switch size {
-	case 9:
-		lines = []int{2, 6}
-	case 13:
-		lines = []int{3, 9}
-	case 19:
-		lines = []int{3, 9, 15}
-	}
-	var out []int
-	for _, y := range lines {
-		for _, x := range lines {
-			out = append(out, y*size+x)
-		}
-	}
-	switch size {
-	case 9, 13:
-		out = append(out, (size/2)*size+size/2)
-	}
-	return out
-}

@@ -233,13 +233,20 @@ func (c *Cluster) checkOK() error {
 func (c *Cluster) slotMaster(ctx context.Context, addr string, slot int) (string, error) {
 	n := node(addr)
 	defer n.Close()
-	ranges, err := n.ClusterSlots(ctx).Result()
+	shards, err := n.ClusterShards(ctx).Result()
 	if err != nil {
 		return "", err
 	}
-	for _, r := range ranges {
-		if slot >= r.Start && slot <= r.End && len(r.Nodes) > 0 {
-			return r.Nodes[0].Addr, nil
+	for _, sh := range shards {
+		for _, r := range sh.Slots {
+			if int64(slot) < r.Start || int64(slot) > r.End {
+				continue
+			}
+			for _, nd := range sh.Nodes {
+				if nd.Role == "master" && nd.Health == "online" {
+					return net.JoinHostPort(nd.IP, strconv.FormatInt(nd.Port, 10)), nil
+				}
+			}
 		}
 	}
 	return "", fmt.Errorf("no node serves slot %d", slot)
