@@ -83,7 +83,7 @@ func TestClockRunsOutUnloaded(t *testing.T) {
 // awaitRecord polls the store until ok holds of match id's record.
 func awaitRecord(t *testing.T, st rooms.Store, id string, ok func(*rooms.Record) bool) *rooms.Record {
 	t.Helper()
-	for end := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		rec, err := st.Get(context.Background(), id)
 		if err == nil && ok(rec) {
 			return rec
@@ -102,6 +102,45 @@ func quiet(t *testing.T, m *rooms.Manager, clock *storetest.Clock) {
 		clock.Advance(10 * time.Millisecond)
 		if time.Now().After(end) {
 			t.Fatalf("%d rooms still loaded", m.LiveRooms())
+		}
+	}
+}
+
+// TestJoinStartingClocksIndexed: the join that starts the clocks is a
+// lobby write the loaded room only adopts; the room still puts the clock
+// in the store's index, so that it runs out with nobody there.
+func TestJoinStartingClocksIndexed(t *testing.T) {
+	clock := storetest.NewClock()
+	mem := memstore.New(memstore.Options{TTL: time.Hour, Now: clock.Now})
+	t.Cleanup(func() { mem.Close() })
+	m := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), Now: clock.Now,
+		BotDelay: rooms.ZeroBotDelay, ClockPoll: time.Hour})
+	t.Cleanup(m.Close)
+	ctx := context.Background()
+	id, err := m.Create(ctx, "gomoku", rooms.CreateParams{NumPlayers: 2, Clock: &protocol.ClockRequest{Bank: 60, PerMove: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch(t, m, "gomoku", id) // the room stays loaded through both joins
+	for _, name := range []string{"Black", "White"} {
+		if _, _, err := m.Join(ctx, "gomoku", id, rooms.JoinParams{Name: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := clock.Now().UnixMilli() + 60_000
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		due, err := mem.ClaimDue(ctx, clock.Now().UnixMilli()+int64(time.Hour/time.Millisecond), 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(due) == 1 && due[0].ID == id && due[0].At == want {
+			return
+		}
+		if len(due) > 0 {
+			t.Fatalf("index %+v, want match %s due at %d", due, id, want)
+		}
+		if time.Now().After(end) {
+			t.Fatal("the join that started the clocks left nothing in the index")
 		}
 	}
 }

@@ -350,9 +350,10 @@ func (r *room) adoptAndBroadcast(rec *Record) {
 		return
 	}
 	r.recheckViewers()
-	if r.due < 0 {
-		r.noteDue(r.rec, r.st.Status())
-	}
+	// A lobby write (the join that starts the clocks) reaches the room
+	// only as a record to adopt: the room tells the index, as it does for
+	// its own writes (noteDue skips a time it already told).
+	r.noteDue(r.rec, r.st.Status())
 	r.broadcast(nil, nil)
 	r.schedule()
 	r.reassertHolders()
