@@ -38,6 +38,14 @@ func (e *MoveError) Error() string {
 // Close or by the server; Conn.Err says why when it was not Close.
 var ErrClosed = errors.New("chaguan: connection closed")
 
+// ErrDisconnected is returned by the Conn methods that send while a Conn
+// dialled with Options.Reconnect is between sockets: the socket dropped and
+// the Conn is connecting again (Status is StatusReconnecting). Such a call
+// sent nothing. A move or Sync whose socket dropped before its answer came
+// returns an error wrapping it too: that move may have been applied, which
+// the state after the reconnect shows.
+var ErrDisconnected = errors.New("chaguan: disconnected, reconnecting")
+
 // IsCode reports whether err is an *APIError or *MoveError with that code.
 func IsCode(err error, code string) bool {
 	var ae *APIError

@@ -20,12 +20,18 @@ import (
 // players, no ack (the move itself is never answered); bye closes the
 // connection. A hello with credentials "bad" is refused;
 // spectators may not move. One goroutine per connection reads and writes.
+// While down, upgrades are refused with 503 (a server draining or
+// restarting); once revoked, every seated hello is refused as unauthorized
+// (the seat passed to a bot).
 type fakeWS struct {
 	mu      sync.Mutex
 	stateID int64
 	n       int
 	bob     bool // seat 1 is taken (by "bob"), without a move
 	conns   map[*websocket.Conn]bool
+	down    bool
+	revoked bool
+	hellos  []string // "playerID/credentials" of every hello, in order
 }
 
 func newFakeWS(t *testing.T) (*httptest.Server, *fakeWS) {
@@ -41,7 +47,10 @@ func (f *fakeWS) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if strings.Contains(r.URL.Path, "/closing/") {
+	f.mu.Lock()
+	down := f.down
+	f.mu.Unlock()
+	if down || strings.Contains(r.URL.Path, "/closing/") {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		w.Write([]byte(`{"error":"unavailable","message":"the server is shutting down"}`))
@@ -57,13 +66,17 @@ func (f *fakeWS) serve(w http.ResponseWriter, r *http.Request) {
 	if err := ws.ReadJSON(&hello); err != nil || hello.Type != protocol.TypeHello {
 		return
 	}
-	if hello.Credentials == "bad" {
-		ws.WriteJSON(protocol.Error{Type: "error", Code: protocol.CodeUnauthorized, Message: "wrong credentials"})
-		return
-	}
 	you := ""
 	if hello.PlayerID != nil {
 		you = *hello.PlayerID
+	}
+	f.mu.Lock()
+	f.hellos = append(f.hellos, you+"/"+hello.Credentials)
+	revoked := f.revoked && you != ""
+	f.mu.Unlock()
+	if hello.Credentials == "bad" || revoked {
+		ws.WriteJSON(protocol.Error{Type: "error", Code: protocol.CodeUnauthorized, Message: "wrong credentials"})
+		return
 	}
 	f.mu.Lock()
 	f.conns[ws] = true
@@ -139,6 +152,22 @@ func (f *fakeWS) move(ws *websocket.Conn, you string, m protocol.ClientMessage, 
 		return nil
 	}
 	return refuse(protocol.CodeUnknownMove, "no such move")
+}
+
+// set changes the fake's state under its lock.
+func (f *fakeWS) set(change func(f *fakeWS)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	change(f)
+}
+
+// dropAll closes every connection abruptly, as a failing network would.
+func (f *fakeWS) dropAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for ws := range f.conns {
+		ws.NetConn().Close()
+	}
 }
 
 func (f *fakeWS) bump(k int) {

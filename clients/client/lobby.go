@@ -1,8 +1,10 @@
 // Package client is a Go client for Chaguan's wire contract
-// (shared/PROTOCOL.md): Lobby for the HTTP lobby API and Conn for one
-// WebSocket connection to a match. It depends on the protocol package, the
-// standard library and gorilla/websocket only, so bots, load generators and
-// tests use exactly the path a person's browser uses.
+// (docs/protocol.md): Lobby for the HTTP lobby API and Conn for one
+// connection to a match (one WebSocket, or with Options.Reconnect a new one
+// after each drop: the same hello, the full state, backoff with jitter). It
+// depends on the protocol package, the standard library and
+// gorilla/websocket only, so bots, load generators and tests use exactly
+// the path a person's browser uses.
 package client
 
 import (

@@ -56,17 +56,23 @@ func (c *Conn) Autoplay(ctx context.Context, on bool) error {
 }
 
 // await sends msg and waits for its answer: the ack or ref of id when id is
-// not nil, else (hello, sync) the next state; a hello also takes an error
-// without ref.
+// not nil, else (sync) the next state. While the Conn reconnects it sends
+// nothing and returns ErrDisconnected at once.
 func (c *Conn) await(ctx context.Context, msg protocol.ClientMessage, id *int64) (*protocol.State, error) {
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil, fmt.Errorf("chaguan: encode %s: %w", msg.Type, err)
+	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()
-	switch {
-	case id != nil:
+	s, err := c.live(msg.Type)
+	if err != nil {
+		c.mu.Unlock()
+		return nil, err
+	}
+	if id != nil {
 		c.waiters[*id] = ch
-	case msg.Type == protocol.TypeHello:
-		c.hello = ch
-	default:
+	} else {
 		c.syncs = append(c.syncs, ch)
 	}
 	c.mu.Unlock()
@@ -77,8 +83,13 @@ func (c *Conn) await(ctx context.Context, msg protocol.ClientMessage, id *int64)
 			c.mu.Unlock()
 		}()
 	}
-	if err := c.sendMsg(ctx, msg); err != nil {
-		return nil, err
+	// A socket that ends now answers ch with its failure (detach), so
+	// sending into its queue cannot lose the call.
+	select {
+	case s.out <- b:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.closing:
 	}
 	select {
 	case r := <-ch:
@@ -92,42 +103,68 @@ func (c *Conn) await(ctx context.Context, msg protocol.ClientMessage, id *int64)
 		default:
 		}
 		return nil, ctx.Err()
-	case <-c.done:
-		select {
-		case r := <-ch:
-			return r.result()
-		default:
-			return nil, c.Err()
-		}
 	}
 }
 
+// live returns the socket to send a message of type typ on, or why there
+// is none: the Conn ended (Err) or is reconnecting (ErrDisconnected). c.mu
+// must be held.
+func (c *Conn) live(typ string) (*socket, error) {
+	switch {
+	case c.cause != nil:
+		return nil, c.cause
+	case c.sock == nil:
+		return nil, fmt.Errorf("%w: the %s was not sent", ErrDisconnected, typ)
+	}
+	return c.sock, nil
+}
+
 func (r reply) result() (*protocol.State, error) {
-	if r.err != nil {
+	switch {
+	case r.fail != nil:
+		return nil, r.fail
+	case r.err != nil:
 		return nil, &MoveError{Code: r.err.Code, Message: r.err.Message, MessageZh: r.err.MessageZh}
 	}
 	return r.st, nil
 }
 
-// sendMsg queues one frame for the writer.
+// sendMsg queues one frame for the writer of the live socket.
 func (c *Conn) sendMsg(ctx context.Context, msg protocol.ClientMessage) error {
 	b, err := json.Marshal(msg)
 	if err != nil {
 		return fmt.Errorf("chaguan: encode %s: %w", msg.Type, err)
 	}
+	c.mu.Lock()
+	s, err := c.live(msg.Type)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	select {
-	case <-c.closing:
-		return c.Err()
+	case <-s.closing:
+		return c.ended(msg.Type)
 	default:
 	}
 	select {
-	case c.out <- b:
+	case s.out <- b:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-c.closing:
-		return c.Err()
+	case <-s.closing:
+		return c.ended(msg.Type)
 	}
+}
+
+// ended is the error of a message of type typ that found its socket
+// ending: ErrDisconnected while the Conn will reconnect, else the Conn's
+// Err once it has ended.
+func (c *Conn) ended(typ string) error {
+	if c.opts.Reconnect && !c.closed() {
+		return fmt.Errorf("%w: the %s was not sent", ErrDisconnected, typ)
+	}
+	<-c.done
+	return c.Err()
 }
 
 // dispatch routes one server frame; it runs on the reader goroutine and

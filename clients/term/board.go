@@ -19,6 +19,7 @@ var (
 	labelStyle = onBoard.Foreground(textDim)
 	sealStyle  = onBoard.Foreground(sealRed).Bold(true)
 	titleStyle = onBoard.Foreground(textMain).Bold(true)
+	cursorMark = onBoard.Foreground(cursorHalo).Bold(true)
 )
 
 // starPoints are the star points (and tengen) of each size, by column and
@@ -50,8 +51,8 @@ func isStar(x, y, size int) bool {
 	return in(x) && in(y)
 }
 
-// gridGlyph is the empty intersection at (x, y): a corner, an edge or a
-// cross.
+// gridGlyph is the empty intersection at (x, y) in Unicode: a corner, an
+// edge or a cross (look.gridGlyph adds the star points and ASCII).
 func gridGlyph(x, y, size int) string {
 	top, bottom, left, right := y == 0, y == size-1, x == 0, x == size-1
 	switch {
@@ -122,17 +123,29 @@ func (m *model) point(sc *boardScene, x, y int) string {
 	var g string
 	switch {
 	case (c == 'B' || c == 'W') && sc.dead[weiqi.FormatCoord(x, y, size)]:
-		st, g = lipgloss.NewStyle().Foreground(stoneColour(c)).Background(greyDead).Bold(true), glyphDead
-	case c == 'B' || c == 'W':
-		st, g = onBoard.Foreground(stoneColour(c)), glyphStone
+		st, g = lipgloss.NewStyle().Foreground(stoneColour(c)).Background(greyDead).Bold(true), lk.deadGlyph()
+	case c == 'B':
+		// The slate disc on its lit rim (blackRim): slate on the bare
+		// board would all but vanish.
+		st, g = lipgloss.NewStyle().Foreground(stoneBlack).Background(blackRim), lk.stoneGlyph(c)
+	case c == 'W':
+		st, g = onBoard.Foreground(stoneWhite), lk.stoneGlyph(c)
 	case sc.territory != nil && y < len(sc.territory) && x < len(sc.territory[y]) && sc.territory[y][x] != '.':
-		st, g = onBoard.Foreground(stoneColour(sc.territory[y][x]-'a'+'A')).Bold(true), glyphTerr
+		// White's dots in shell, black's in the rim's warm grey (slate
+		// dots would vanish as slate stones do).
+		owner, fg := sc.territory[y][x]-'a'+'A', blackRim
+		if owner == 'W' {
+			fg = stoneWhite
+		}
+		st, g = onBoard.Foreground(fg).Bold(true), lk.terrGlyph(owner)
 	case isStar(x, y, size):
-		st, g = starStyle, glyphStar
+		st, g = starStyle, lk.gridGlyph(x, y, size)
 	default:
-		st, g = gridStyle, gridGlyph(x, y, size)
+		st, g = gridStyle, lk.gridGlyph(x, y, size)
 	}
 	if x == m.cx && y == m.cy {
+		// The amber halo; without colours the brackets either side
+		// (between) mark the cursor instead.
 		st = st.Background(cursorHalo)
 		if c != 'B' && c != 'W' {
 			st = st.Foreground(bgBoard)
@@ -148,6 +161,39 @@ func stoneColour(c byte) color.Color {
 	return stoneBlack
 }
 
+// between draws the cell right of column x on row y (x = -1: the cell
+// left of the first column, the row label's margin). It holds the line to
+// the next point, or a mark of the point beside it: the cursor's
+// brackets without colours, the seal ▪ right of the last move (in ASCII
+// parentheses around it, as in the usual text diagrams).
+func (m *model) between(sc *boardScene, x, y int) string {
+	size := m.v.Size
+	if lk.noColor && y == m.cy {
+		switch m.cx {
+		case x + 1:
+			return cursorMark.Render("[")
+		case x:
+			return cursorMark.Render("]")
+		}
+	}
+	seal := func(col int) bool {
+		return col >= 0 && col < size && sc.seal != "" && sc.seal == weiqi.FormatCoord(col, y, size)
+	}
+	switch {
+	case seal(x) && lk.ascii:
+		return sealStyle.Render(")")
+	case seal(x):
+		return sealStyle.Render(glyphSeal)
+	case seal(x+1) && lk.ascii:
+		return sealStyle.Render("(")
+	case x >= 0 && x < size-1:
+		return gridStyle.Render(lk.horiz())
+	case x < 0:
+		return labelStyle.Render(" ")
+	}
+	return onBoard.Render(" ")
+}
+
 // boardPanel draws the board in its bordered panel of height rows.
 func (m *model) boardPanel(height int) string {
 	size := m.v.Size
@@ -161,25 +207,18 @@ func (m *model) boardPanel(height int) string {
 	for y := 0; y < size; y++ {
 		var b strings.Builder
 		label := fmt.Sprintf("%2d", size-y)
-		b.WriteString(labelStyle.Render(label + " "))
+		b.WriteString(labelStyle.Render(label))
+		b.WriteString(m.between(&sc, -1, y))
 		for x := 0; x < size; x++ {
 			b.WriteString(m.point(&sc, x, y))
-			p := weiqi.FormatCoord(x, y, size)
-			switch {
-			case p == sc.seal:
-				b.WriteString(sealStyle.Render(glyphSeal))
-			case x < size-1:
-				b.WriteString(gridStyle.Render(glyphHoriz))
-			default:
-				b.WriteString(onBoard.Render(" "))
-			}
+			b.WriteString(m.between(&sc, x, y))
 		}
 		b.WriteString(labelStyle.Render(fmt.Sprintf("%-2s", label)))
 		lines = append(lines, b.String())
 	}
 	lines = append(lines, letters)
 	_, ph := boardPanelSize(size)
-	box := panelBox.Background(bgBoard).Padding(0, 1).Height(max(height, ph)).AlignVertical(lipgloss.Center)
+	box := panelBox().Background(bgBoard).Padding(0, 1).Height(max(height, ph)).AlignVertical(lipgloss.Center)
 	return box.Render(strings.Join(lines, "\n"))
 }
 
@@ -192,7 +231,7 @@ func (m *model) boardTitle(width int) string {
 		t = m.lang.tr(txtTitle, size)
 	}
 	kind := [...]text{txtHotSeat, txtVsBot, txtOnline, txtWatch}[m.mode]
-	t += " · " + m.lang.tr(kind)
+	t += lk.sym(" · ", " - ") + m.lang.tr(kind)
 	return lipgloss.PlaceHorizontal(width, lipgloss.Center, titleStyle.Render(t),
 		lipgloss.WithWhitespaceStyle(onBoard))
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/chaguan/chaguan/games/weiqi"
 )
 
-// cursorKeys move the cursor: the arrows and vi's hjkl (seed 003, 按键).
+// cursorKeys move the cursor: the arrows and vi's hjkl (the design's 按键).
 var cursorKeys = map[string][2]int{
 	"left": {-1, 0}, "h": {-1, 0},
 	"right": {1, 0}, "l": {1, 0},
@@ -20,6 +20,9 @@ var cursorKeys = map[string][2]int{
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	m.status = ""
+	if m.reconnecting || m.closed {
+		m.setErr(m.offline()) // stays up while the connection is down
+	}
 	if cmd, done := m.modal(s); done {
 		return cmd
 	}
@@ -36,6 +39,16 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if s == "?" {
 		m.help = true
+		return nil
+	}
+	if m.reconnecting || m.closed {
+		// The board is locked while the connection is down: a key that
+		// would move is refused here, saying why. q/Esc quit (in scoring
+		// too: there is nothing to resume without the server).
+		if s == "q" || s == "esc" {
+			return tea.Quit
+		}
+		m.setErr(m.offline())
 		return nil
 	}
 	if (s == "y" || s == "n") && m.answerer() != "" {
@@ -114,7 +127,7 @@ func (m *model) playKey(s string) tea.Cmd {
 	return nil
 }
 
-// scoringKey handles a key in phase scoring: the seed's 主动结算.
+// scoringKey handles a key in phase scoring: the design's 主动结算.
 func (m *model) scoringKey(s string) tea.Cmd {
 	switch s {
 	case "d":
@@ -161,7 +174,7 @@ func (m *model) undo() tea.Cmd {
 	return m.send(step{asker, "requestUndo", nil}, step{other(asker), "answerUndo", []any{true}})
 }
 
-// askScoring enters scoring (the seed's e): at once in hot-seat, by the
+// askScoring enters scoring (the design's e): at once in hot-seat, by the
 // opponent's consent otherwise.
 func (m *model) askScoring() tea.Cmd {
 	if m.mode != modeHotSeat {

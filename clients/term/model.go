@@ -17,14 +17,17 @@ import (
 type mode int
 
 const (
-	modeHotSeat  mode = iota // both seats here, the seed's 双人热座
+	modeHotSeat  mode = iota // both seats here, the design's 双人热座
 	modeBot                  // seat 0 here, the server's bot in seat 1
 	modeRemote               // one seat here, the other elsewhere (a browser)
 	modeSpectate             // no seat: watch only
 )
 
-// evoEvery is the evolution's pace: the seed's 300 ms a generation.
+// evoEvery is the evolution's pace: the design's 300 ms a generation.
 const evoEvery = 300 * time.Millisecond
+
+// backFor is how long "reconnected" stays on the status line.
+const backFor = 3 * time.Second
 
 // model is the Bubble Tea model of one game. The server holds the rules
 // and the position; the model holds only what the screen needs (the last
@@ -59,14 +62,43 @@ type model struct {
 	evoGen  int  // the generation on screen while evo
 	evoSeen bool // this game's end by scoring was shown
 	evoTick int  // the token of the current tick chain
-	closed  bool // the connection ended
+	closed  bool // the connection ended for good
+
+	// reconnecting: the connection dropped and is being dialled again;
+	// the board is locked (keys that would move are refused here) until
+	// it is back.
+	reconnecting bool
+	closedText   string        // why the connection ended, once closed
+	backFor      time.Duration // how long "reconnected" shows
+	backTok      int           // the token of the newest "reconnected" message
+	// forget drops the seat this terminal holds from the seats file; it
+	// is called once, when the seat is over: the game ended, or the seat
+	// passed to somebody else. nil when no seat is kept there.
+	forget func()
 }
 
 // newModel starts a model on the session's first state.
 func newModel(m mode, seats []string, l lang, be backend, first *protocol.State) *model {
-	md := &model{mode: m, seats: seats, lang: l, be: be, evoEvery: evoEvery}
+	md := &model{mode: m, seats: seats, lang: l, be: be, evoEvery: evoEvery, backFor: backFor}
 	md.apply(first)
 	return md
+}
+
+// keepSeat gives the model the seats file's forget for the seat it
+// plays; a seat already over (a finished game) is forgotten at once.
+func (m *model) keepSeat(forget func()) {
+	m.forget = forget
+	if m.unseated || (m.have && m.v.Phase == "over") {
+		m.seatOver()
+	}
+}
+
+// seatOver forgets the held seat, once.
+func (m *model) seatOver() {
+	if f := m.forget; f != nil {
+		m.forget = nil
+		f()
+	}
 }
 
 // Messages the model sends itself.
@@ -79,6 +111,8 @@ type (
 		from int64 // the stateID on screen when the sequence was sent
 	}
 	evoTickMsg struct{ token int }
+	// backGoneMsg ends the "reconnected" message of its token.
+	backGoneMsg struct{ token int }
 )
 
 // step is one move of a sequence, played as seat.
@@ -119,9 +153,51 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case serverErrMsg:
 		m.setErr(m.errText(&client.MoveError{Code: msg.err.Code, Message: msg.err.Message, MessageZh: msg.err.MessageZh}))
 		return m, m.listen()
+	case reconnectingMsg:
+		m.reconnecting = true
+		m.confirmResign, m.queue = false, nil
+		m.setErr(m.lang.tr(txtReconnecting))
+		return m, m.listen()
+	case reconnectedMsg:
+		if !m.reconnecting {
+			// the first connection's own "open", or a repeat
+			return m, tea.Batch(m.apply(msg.st), m.listen())
+		}
+		m.reconnecting = false
+		seated := !m.unseated
+		cmd := m.apply(msg.st) // the full state: the board is redrawn from it
+		if seated && m.unseated {
+			return m, tea.Batch(cmd, m.listen()) // the seat went meanwhile: seatCheck said so
+		}
+		m.setInfo(m.lang.tr(txtReconnected))
+		m.backTok++
+		tok := m.backTok
+		back := tea.Tick(m.backFor, func(time.Time) tea.Msg { return backGoneMsg{tok} })
+		return m, tea.Batch(cmd, m.listen(), back)
+	case backGoneMsg:
+		if msg.token == m.backTok && m.status == m.lang.tr(txtReconnected) {
+			m.status = ""
+		}
+		return m, nil
 	case closedMsg:
-		m.closed = true
-		m.setErr(m.lang.tr(txtConnLost))
+		m.closed, m.reconnecting = true, false
+		m.confirmResign, m.queue = false, nil
+		switch {
+		case len(m.seats) > 0 && client.IsCode(msg.err, protocol.CodeUnauthorized):
+			// the reconnect's hello was refused: the seat passed to the
+			// bot or was given up meanwhile
+			m.seats, m.mode, m.unseated = nil, modeSpectate, true
+			m.closedText = m.lang.tr(txtSeatGone)
+			m.seatOver()
+		case client.IsCode(msg.err, protocol.CodeNotFound):
+			m.closedText = m.lang.tr(txtMatchGone)
+			m.seatOver()
+		case m.forget != nil:
+			m.closedText = m.lang.tr(txtConnLostKept)
+		default:
+			m.closedText = m.lang.tr(txtConnLost)
+		}
+		m.setErr(m.closedText)
 		return m, nil
 	case doneMsg:
 		m.busy = false
@@ -194,6 +270,7 @@ func (m *model) apply(st *protocol.State) tea.Cmd {
 		return nil
 	}
 	m.confirmResign = false
+	m.seatOver() // the game is over: no seat to come back to
 	if m.evoSeen || len(v.Evolution) == 0 {
 		return nil
 	}
@@ -257,6 +334,20 @@ func (m *model) seatCheck(st *protocol.State) {
 	m.seats, m.mode, m.unseated = nil, modeSpectate, true
 	m.confirmResign, m.queue = false, nil
 	m.setErr(m.lang.tr(txtSeatLost))
+	m.seatOver()
+}
+
+// offline is what a key that would move says while the connection is
+// down: reconnecting, or closed for good (q quits; a seat kept in the
+// seats file is there again with -join and the same link).
+func (m *model) offline() string {
+	switch {
+	case m.reconnecting:
+		return m.lang.tr(txtReconnecting)
+	case m.closedText != "":
+		return m.closedText
+	}
+	return m.lang.tr(txtConnLost)
 }
 
 // notice tells what the other side did that the board alone does not
@@ -310,8 +401,10 @@ func (m *model) errText(err error) string {
 		return me.Code
 	case errors.Is(err, context.DeadlineExceeded):
 		return m.lang.tr(txtNoAnswer)
+	case errors.Is(err, client.ErrDisconnected):
+		return m.lang.tr(txtReconnecting)
 	case errors.Is(err, client.ErrClosed):
-		return m.lang.tr(txtConnLost)
+		return m.offline()
 	}
 	return err.Error()
 }

@@ -310,7 +310,7 @@ func TestTooSmall(t *testing.T) {
 		size, w, h int
 	}{{9, 60, 16}, {13, 68, 20}, {19, 80, 26}} {
 		if w, h := minSize(tc.size); w != tc.w || h != tc.h {
-			t.Errorf("minSize(%d) = %dx%d, want the seed's %dx%d", tc.size, w, h, tc.w, tc.h)
+			t.Errorf("minSize(%d) = %dx%d, want the design's %dx%d", tc.size, w, h, tc.w, tc.h)
 		}
 	}
 	h := newHarness(t, modeHotSeat, []string{"0", "1"}, langEn, game(t, 19))

@@ -54,7 +54,7 @@ func walls9() []string {
 	return append(mv, "pass", "pass")
 }
 
-// TestGoldenScreens renders fixed 9x9 positions at the seed's minimum
+// TestGoldenScreens renders fixed 9x9 positions at the design's minimum
 // size, 60x16, to text (colours stripped): playing, in Chinese, with the
 // cursor on the captured point; scoring in English with white's stones
 // marked dead; the end after the evolution; and the help overlay.
@@ -79,7 +79,7 @@ func TestGoldenScreens(t *testing.T) {
 	}
 }
 
-// TestPalette: the play screen's colours are the seed's table exactly:
+// TestPalette: the play screen's colours are the design's table exactly:
 // the board, the grid, the stones, the cursor, the seal and the panels.
 func TestPalette(t *testing.T) {
 	h := newHarness(t, modeHotSeat, []string{"0", "1"}, langZh, game(t, 9, capture9...))

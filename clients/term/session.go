@@ -39,7 +39,20 @@ type (
 	stateMsg     struct{ st *protocol.State }
 	serverErrMsg struct{ err *protocol.Error }
 	closedMsg    struct{ err error }
+	// reconnectingMsg: the connection dropped and is being dialled again
+	// (attempt counts the tries of this outage).
+	reconnectingMsg struct {
+		attempt int
+		err     error
+	}
+	// reconnectedMsg: the connection is back; st is the full state the
+	// server answered its hello with.
+	reconnectedMsg struct{ st *protocol.State }
 )
+
+// Reconnect backoff of the terminal's connections: the client's default
+// (250 ms doubling to 10 s, jittered).
+var reconnectOptions = client.Options{Reconnect: true}
 
 // netBackend is the backend over real WebSocket connections: one per seat
 // this terminal plays (two in hot-seat), or one spectator connection.
@@ -57,15 +70,27 @@ func (b *netBackend) Move(ctx context.Context, seat, name string, args ...any) (
 }
 
 // Next follows the primary connection only: weiqi hides nothing, so every
-// seat's connection receives the same states.
+// seat's connection receives the same states (and in hot-seat, on the
+// in-process server, they drop and come back together).
 func (b *netBackend) Next() tea.Msg {
-	select {
-	case st := <-b.primary.States():
-		return stateMsg{st}
-	case e := <-b.primary.Errors():
-		return serverErrMsg{e}
-	case <-b.primary.Done():
-		return closedMsg{b.primary.Err()}
+	p := b.primary
+	for {
+		select {
+		case st := <-p.States():
+			return stateMsg{st}
+		case e := <-p.Errors():
+			return serverErrMsg{e}
+		case s := <-p.Statuses():
+			switch s.Status {
+			case client.StatusReconnecting:
+				return reconnectingMsg{attempt: s.Attempt, err: s.Err}
+			case client.StatusOpen:
+				return reconnectedMsg{p.Latest()}
+			}
+			// connecting is Dial's, closed comes as Done
+		case <-p.Done():
+			return closedMsg{p.Err()}
+		}
 	}
 }
 
@@ -82,6 +107,13 @@ type session struct {
 	seats []string // the seats this terminal plays, in order
 	be    *netBackend
 	first *protocol.State
+	// held is the seat of a running server this terminal holds, as the
+	// seats file keeps it (nil for the in-process server and spectators);
+	// store is that file.
+	held  *heldSeat
+	store *seatStore
+	// note is a message for the status line at the start, "" for none.
+	note string
 }
 
 // setup is what a new match is created with.
@@ -122,6 +154,13 @@ func newMatch(ctx context.Context, base string, s setup) (*session, error) {
 // joinMatch takes a free seat of match id on the server at base, or
 // spectates when there is none or spectate is set.
 func joinMatch(ctx context.Context, base, id, name string, spectate bool) (*session, error) {
+	s, _, err := joinMatchCreds(ctx, base, id, name, spectate)
+	return s, err
+}
+
+// joinMatchCreds is joinMatch that also returns the credentials of the
+// seat it took ("" when it spectates).
+func joinMatchCreds(ctx context.Context, base, id, name string, spectate bool) (*session, string, error) {
 	lobby := client.NewLobby(base, nil)
 	if !spectate {
 		jr, err := lobby.Join(ctx, gameName, id, protocol.JoinRequest{PlayerName: name})
@@ -129,14 +168,74 @@ func joinMatch(ctx context.Context, base, id, name string, spectate bool) (*sess
 		switch {
 		case err == nil:
 			creds := map[string]string{jr.PlayerID: jr.PlayerCredentials}
-			return dialSeats(ctx, base, id, modeRemote, []string{jr.PlayerID}, creds)
+			s, err := dialSeats(ctx, base, id, modeRemote, []string{jr.PlayerID}, creds)
+			return s, jr.PlayerCredentials, err
 		case errors.As(err, &ae) && ae.Status == http.StatusConflict:
 			// Every seat is taken: watch instead.
 		default:
-			return nil, fmt.Errorf("join match %s: %w", id, err)
+			return nil, "", fmt.Errorf("join match %s: %w", id, err)
 		}
 	}
-	return dialSeats(ctx, base, id, modeSpectate, nil, map[string]string{"": ""})
+	s, err := dialSeats(ctx, base, id, modeSpectate, nil, map[string]string{"": ""})
+	return s, "", err
+}
+
+// resumeOrJoin is -join with the seats file: when store holds a seat of
+// match id on base, it says hello with that seat's credentials and is back
+// in it. A seat the server no longer knows (unauthorized: it passed to the
+// bot or was given up; not_found: the match expired) is forgotten, and it
+// joins as joinMatch does; a seat it takes then is written to store. A
+// store that cannot be read or written costs the seat's memory, not the
+// game: the session's note says so.
+func resumeOrJoin(ctx context.Context, base, id, name string, spectate bool, store *seatStore, l lang) (*session, error) {
+	if spectate || store == nil {
+		return joinMatch(ctx, base, id, name, spectate)
+	}
+	var note string
+	held, ok, err := store.find(base, gameName, id)
+	if err != nil {
+		note = l.tr(txtSeatsFileBad, err)
+	}
+	if ok {
+		creds := map[string]string{held.PlayerID: held.Credentials}
+		s, err := dialSeats(ctx, base, id, modeRemote, []string{held.PlayerID}, creds)
+		switch {
+		case err == nil:
+			s.held, s.store = &held, store
+			s.note = l.tr(txtSeatResumed, colourOf(held.PlayerID, l))
+			return s, nil
+		case client.IsCode(err, protocol.CodeUnauthorized) || client.IsCode(err, protocol.CodeNotFound):
+			if err := store.remove(held); err != nil {
+				note = l.tr(txtSeatsFileBad, err)
+			} else {
+				note = l.tr(txtSeatGoneRejoined)
+			}
+		default:
+			return nil, fmt.Errorf("back to seat %s of match %s: %w", held.PlayerID, id, err)
+		}
+	}
+	s, creds, err := joinMatchCreds(ctx, base, id, name, false)
+	if err != nil {
+		return nil, err
+	}
+	s.note = note
+	if len(s.seats) == 1 {
+		h := heldSeat{Server: base, Game: gameName, MatchID: id, PlayerID: s.seats[0], Credentials: creds, Name: name, At: time.Now().UnixMilli()}
+		if err := store.add(h); err != nil {
+			s.note = l.tr(txtSeatsFileBad, err)
+		} else {
+			s.held, s.store = &h, store
+		}
+	}
+	return s, nil
+}
+
+// colourOf is a seat's colour: 黑方/Black for "0", 白方/White for "1".
+func colourOf(seat string, l lang) string {
+	if seat == "1" {
+		return l.tr(txtWhite)
+	}
+	return l.tr(txtBlack)
 }
 
 // dialSeats opens one connection per seat (or one spectator connection
@@ -148,7 +247,7 @@ func dialSeats(ctx context.Context, base, id string, m mode, seats []string, cre
 		order = []string{""}
 	}
 	for _, seat := range order {
-		c, err := client.Dial(ctx, base, gameName, id, seat, creds[seat])
+		c, err := client.DialWith(ctx, base, gameName, id, seat, creds[seat], reconnectOptions)
 		if err != nil {
 			be.Close()
 			return nil, fmt.Errorf("connect to match %s: %w", id, err)
@@ -204,4 +303,16 @@ func matchSize(ctx context.Context, base, id string) (int, error) {
 		sd.Size = 19 // the game's default
 	}
 	return sd.Size, nil
+}
+
+// keep hands the model what the session knows beyond the game: the note
+// for its status line, and the seats file's forget for the seat it holds.
+func (s *session) keep(m *model) {
+	if s.note != "" {
+		m.setInfo(s.note)
+	}
+	if s.held != nil && s.store != nil {
+		h, store := *s.held, s.store
+		m.keepSeat(func() { _ = store.remove(h) })
+	}
 }

@@ -124,7 +124,7 @@ func browserPlayer(ctx context.Context, t *testing.T, base string) (string, *cli
 }
 
 // TestServerRefusalsReachTheStatusBar: on a real server, the rules'
-// refusals arrive with their Chinese reasons and show as the seed's
+// refusals arrive with their Chinese reasons and show as the design's
 // messages (此处已有棋子, 禁止自杀).
 func TestServerRefusalsReachTheStatusBar(t *testing.T) {
 	ctx, s := serverMatch(t, setup{size: 9, komi: 7.5, names: [2]string{"B", "W"}})

@@ -6,12 +6,10 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chaguan/chaguan/games/weiqi"
 )
-
-// recordCol is the width of one record entry ("38 ● Q16 ×2") with its gap.
-const recordCol = 14
 
 var (
 	sealBlock = lipgloss.NewStyle().Foreground(textMain).Background(sealRed).Bold(true)
@@ -20,42 +18,63 @@ var (
 
 // sidebar draws the right panel, width×height with its border: the
 // players and their captures, the seal pool, the scoring or the score,
-// and the record of the last moves in as many columns as fit.
+// and the record of the last moves (the design's 最近 20 手) in as many
+// columns as fit. When the record does not fit whole, the blank lines
+// between the parts go first, then the record's heading; what still does
+// not fit is its oldest entries, never a part of one.
 func (m *model) sidebar(width, height int) string {
 	iw, ih := width-4, height-2 // inside the border and the 1-cell padding
-	head := m.playerLines(iw)
-	head = append(head, "")
-	head = append(head, m.sealPool(iw)...)
-	if extra := m.phaseLines(); len(extra) > 0 {
-		head = append(head, "")
-		head = append(head, extra...)
+	parts := [][]string{m.playerLines(iw), m.sealPool(iw)}
+	if extra := m.phaseLines(iw); len(extra) > 0 {
+		parts = append(parts, extra)
 	}
-	if rows := ih - len(head) - 2; rows < 2 {
-		head = dropBlanks(head, 2-rows) // room for two rows of the record
+	rec := m.v.Recent
+	if len(rec) > weiqi.RecentLen {
+		rec = rec[len(rec)-weiqi.RecentLen:]
 	}
-	if rows := ih - len(head) - 2; rows > 0 {
-		head = append(head, "", panelDim.Render("── "+m.lang.tr(txtRecord)+" ──"))
-		head = append(head, m.record(iw, rows)...)
-	} else if len(head) > ih {
-		head = dropBlanks(head, len(head)-ih)
-		head = head[:min(len(head), ih)]
-	}
-	for i, l := range head {
-		head[i] = padRight(l, iw)
-	}
-	box := panelBox.Padding(0, 1).Width(width).Height(height)
-	return box.Render(strings.Join(head, "\n"))
-}
-
-// dropBlanks removes up to n empty lines, the last first.
-func dropBlanks(lines []string, n int) []string {
-	for i := len(lines) - 1; i >= 0 && n > 0; i-- {
-		if lines[i] == "" {
-			lines = append(lines[:i], lines[i+1:]...)
-			n--
+	heading := panelDim.Render(lk.sym("── ", "-- ") + m.lang.tr(txtRecord) + lk.sym(" ──", " --"))
+	var best []string
+	shown := -1
+	for _, c := range []struct{ blanks, recBlank, heading bool }{
+		{true, true, true}, {false, true, true}, {false, false, true}, {false, false, false},
+	} {
+		var lines []string
+		for i, p := range parts {
+			if i > 0 && c.blanks {
+				lines = append(lines, "")
+			}
+			lines = append(lines, p...)
+		}
+		if c.recBlank {
+			lines = append(lines, "")
+		}
+		if c.heading {
+			lines = append(lines, heading)
+		}
+		if len(lines) > ih {
+			continue
+		}
+		entries, n := m.record(rec, iw, ih-len(lines))
+		if n > shown {
+			best, shown = append(lines, entries...), n
+		}
+		if shown == len(rec) {
+			break
 		}
 	}
-	return lines
+	if best == nil {
+		// Not even the parts fit (below the minimum size): whole lines,
+		// the last ones first, go.
+		for _, p := range parts {
+			best = append(best, p...)
+		}
+		best = best[:min(len(best), max(ih, 0))]
+	}
+	for i, l := range best {
+		best[i] = padRight(l, iw)
+	}
+	box := panelBox().Padding(0, 1).Width(width).Height(height)
+	return box.Render(strings.Join(best, "\n"))
 }
 
 // playerLines are the two seats: colour, name, state and captures, with ▶
@@ -73,7 +92,7 @@ func (m *model) playerLines(width int) []string {
 		name, tags := "", []string{}
 		if seat < len(m.players) {
 			p := m.players[seat]
-			if p.Name != m.lang.tr(colour) {
+			if p.Name != colour.zh && p.Name != colour.en {
 				name = p.Name // hot-seat's default names repeat the colour
 			}
 			switch {
@@ -105,10 +124,14 @@ func (m *model) playerLines(width int) []string {
 	return out
 }
 
-// sealPool is the seed's 印池: a large cinnabar seal beside the last
+// sealPool is the design's 印池: a large cinnabar seal beside the last
 // move's coordinate.
 func (m *model) sealPool(width int) []string {
-	seal := [3]string{sealBlock.Render("      "), sealBlock.Render("  " + sealChar + "  "), sealBlock.Render("      ")}
+	blk := sealBlock
+	if lk.noColor {
+		blk = blk.Reverse(true) // a block without colours too
+	}
+	seal := [3]string{blk.Render("      "), blk.Render("  " + sealChar + "  "), blk.Render("      ")}
 	gap := panelText.Render("  ")
 	v := &m.v
 	var l1, l2, l3 string
@@ -127,15 +150,18 @@ func (m *model) sealPool(width int) []string {
 		l2 = panelBold.Render(panelStone(colour) + " " + mv)
 		info := m.lang.tr(txtMoveN, n)
 		if k := len(v.Recent); k > 0 && v.Recent[k-1].Captured > 0 {
-			info += " · " + m.lang.tr(txtCaptures, v.Recent[k-1].Captured)
+			info += lk.sym(" · ", " - ") + m.lang.tr(txtCaptures, v.Recent[k-1].Captured)
 		}
 		l3 = panelDim.Render(info)
 	}
 	return []string{seal[0] + gap + l1, seal[1] + gap + l2, seal[2] + gap + l3}
 }
 
-// phaseLines are the scoring preview, or the score at the end.
-func (m *model) phaseLines() []string {
+// phaseLines are the scoring preview, or the score at the end, in width
+// cells: in full words when they fit, else in the short form (the
+// numbers only, the heading saying what they are), else wrapped between
+// words. A number is never cut.
+func (m *model) phaseLines(width int) []string {
 	v := &m.v
 	switch {
 	case m.evo:
@@ -147,23 +173,68 @@ func (m *model) phaseLines() []string {
 			}
 			return m.lang.tr(txtNotApproved)
 		}
+		out := []string{haloText.Render(m.lang.tr(txtScoring)) +
+			panelText.Render("  "+panelStone("B")+" "+ok(0)+"  "+panelStone("W")+" "+ok(1))}
 		bs, bt, ws, wt := m.preview()
-		return []string{
-			haloText.Render(m.lang.tr(txtScoring)) + panelText.Render("  ● "+ok(0)+"  ○ "+ok(1)),
-			panelText.Render(m.lang.tr(txtPreviewBlack, bs, bt)),
-			panelText.Render(m.lang.tr(txtPreviewWhite, ws, wt, num(v.Komi))),
-		}
+		return append(out, fitForms(width,
+			[]styled{{panelText, m.lang.tr(txtPreviewBlack, bs, bt)}, {panelText, m.lang.tr(txtPreviewWhite, ws, wt, num(v.Komi))}},
+			[]styled{{panelText, m.lang.tr(txtPreviewBlack, bs, bt)}, {panelText, m.lang.tr(txtPreviewWhiteShort, ws, wt, num(v.Komi))}},
+		)...)
 	case v.Phase == "over":
 		var out []string
 		if s := v.Score; s != nil {
-			out = append(out, panelDim.Render(m.lang.tr(txtScoreTitle)),
-				panelText.Render(m.lang.tr(txtScoreBlack, s.Black.Stones, s.Black.Territory, num(s.Black.Total))),
-				panelText.Render(m.lang.tr(txtScoreWhite, s.White.Stones, s.White.Territory, num(s.White.Komi), num(s.White.Total))))
+			out = fitForms(width,
+				[]styled{
+					{panelDim, m.lang.tr(txtScoreTitle)},
+					{panelText, m.lang.tr(txtScoreBlack, s.Black.Stones, s.Black.Territory, num(s.Black.Total))},
+					{panelText, m.lang.tr(txtScoreWhite, s.White.Stones, s.White.Territory, num(s.White.Komi), num(s.White.Total))},
+				},
+				[]styled{
+					{panelDim, m.lang.tr(txtScoreTitleShort)},
+					{panelText, m.lang.tr(txtScoreBlackShort, s.Black.Stones, s.Black.Territory, num(s.Black.Total))},
+					{panelText, m.lang.tr(txtScoreWhiteShort, s.White.Stones, s.White.Territory, num(s.White.Komi), num(s.White.Total))},
+				})
 		}
-		return append(out, panelSeal.Render(m.resultText()))
+		return append(out, fitForms(width, []styled{{panelSeal, m.resultText()}})...)
 	}
 	return nil
 }
+
+// styled is a line of text and its style.
+type styled struct {
+	st lipgloss.Style
+	s  string
+}
+
+// fitForms renders the first of forms whose every line fits width, else
+// the last one wrapped between words (never inside a word or a number).
+func fitForms(width int, forms ...[]styled) []string {
+	var out []string
+	for i, form := range forms {
+		fits := true
+		for _, l := range form {
+			fits = fits && ansi.StringWidth(l.s) <= width
+		}
+		if !fits && i < len(forms)-1 {
+			continue
+		}
+		for _, l := range form {
+			for _, w := range wrapWords(l.s, width) {
+				out = append(out, l.st.Render(w))
+			}
+		}
+		break
+	}
+	return out
+}
+
+// The short forms of the score lines, for a narrow sidebar.
+var (
+	txtPreviewWhiteShort = text{"白 子%d + 地%d + %s", "W %d st + %d terr + %s"}
+	txtScoreTitleShort   = text{"计分：子 + 地 + 贴目", "Score: stones + terr + komi"}
+	txtScoreBlackShort   = text{"黑 %d + %d = %s", "B %d + %d = %s"}
+	txtScoreWhiteShort   = text{"白 %d + %d + %s = %s", "W %d + %d + %s = %s"}
+)
 
 // preview counts the scoring preview: each side's stones not marked dead
 // and its territory (the server's, with the dead stones removed).
@@ -213,42 +284,63 @@ func (m *model) resultText() string {
 	return t + " (" + r + ")"
 }
 
-// record lays the last moves (G.recent, oldest first) in columns of rows,
-// down then across; when they do not all fit, the newest that do.
-func (m *model) record(width, rows int) []string {
-	cols := max(1, (width+1)/recordCol)
-	rec := m.v.Recent
-	if n := rows * cols; len(rec) > n {
-		rec = rec[len(rec)-n:]
-	}
-	out := make([]string, 0, rows)
-	for r := 0; r < rows && r < len(rec); r++ {
-		var b strings.Builder
-		for c := 0; c < cols; c++ {
-			i := c*rows + r
-			if i >= len(rec) {
-				break
-			}
-			b.WriteString(m.recordEntry(rec[i]))
+// record lays out the newest entries of rec (oldest first) that fit in
+// rows lines of width cells: down then across, in as few columns as
+// take them, all of one width (the widest entry's), two cells apart or
+// one when that fits another column. An entry is never cut. n is how
+// many entries the lines hold.
+func (m *model) record(rec []weiqi.RecentMove, width, rows int) (lines []string, n int) {
+	for n = len(rec); n > 0 && rows > 0; n-- {
+		shown := rec[len(rec)-n:]
+		numW := len(strconv.Itoa(shown[len(shown)-1].N))
+		entries := make([]string, n)
+		colW := 0
+		for i, e := range shown {
+			entries[i] = m.recordEntry(e, numW)
+			colW = max(colW, lipgloss.Width(entries[i]))
 		}
-		out = append(out, b.String())
+		cols := (n + rows - 1) / rows
+		gap := 2
+		if cols*colW+(cols-1)*gap > width {
+			gap = 1
+		}
+		if cols*colW+(cols-1)*gap > width {
+			continue
+		}
+		used := (n + cols - 1) / cols
+		out := make([]string, used)
+		for r := range out {
+			var b strings.Builder
+			for c := 0; c < cols; c++ {
+				i := c*used + r
+				if i >= n {
+					break
+				}
+				if c > 0 {
+					b.WriteString(panelText.Render(strings.Repeat(" ", gap)))
+				}
+				b.WriteString(padRight(entries[i], colW))
+			}
+			out[r] = b.String()
+		}
+		return out, n
 	}
-	return out
+	return nil, 0
 }
 
-// recordEntry is one move of the record, recordCol cells wide.
-func (m *model) recordEntry(e weiqi.RecentMove) string {
+// recordEntry is one move of the record: its number right-aligned in
+// numW digits, the stone, the point and what it captured.
+func (m *model) recordEntry(e weiqi.RecentMove, numW int) string {
 	mv := e.Move
 	if mv == "pass" {
 		mv = m.lang.tr(text{"停", "pass"})
 	}
 	cap := ""
 	if e.Captured > 0 {
-		cap = "×" + strconv.Itoa(e.Captured)
+		cap = lk.sym("×", "x") + strconv.Itoa(e.Captured)
 	}
-	s := panelDim.Render(fmt.Sprintf("%3d ", e.N)) +
+	return panelDim.Render(fmt.Sprintf("%*d ", numW, e.N)) +
 		panelText.Render(panelStone(e.Color)+" "+mv) + panelSeal.Render(cap)
-	return padRight(s, recordCol)
 }
 
 // num writes a score: 7.5, 52.

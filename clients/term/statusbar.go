@@ -4,21 +4,54 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chaguan/chaguan/games/weiqi"
 )
 
 // statusBar is the bottom two lines: who plays, the cursor's point and the
-// latest message, then the keys that work now.
+// latest message, then the keys that work now. Where the first line is
+// too long the cursor's point goes, then the message's last words (a
+// number is never cut).
 func (m *model) statusBar(width int) string {
-	sep := panelDim.Render(" │ ")
-	line := panelText.Render(" ") + m.whoLine() + sep +
-		panelText.Render(m.lang.tr(txtCursor, weiqi.FormatCoord(m.cx, m.cy, m.v.Size)))
-	if msg := m.message(); msg != "" {
-		line += sep + msg
+	sep := panelDim.Render(lk.sym(" │ ", " | "))
+	who := panelText.Render(" ") + m.whoLine()
+	cursor := panelText.Render(m.lang.tr(txtCursor, weiqi.FormatCoord(m.cx, m.cy, m.v.Size)))
+	line := who + sep + cursor
+	if msg, st := m.message(); msg != "" {
+		line += sep + st.Render(msg)
+		if ansi.StringWidth(line) > width {
+			room := width - ansi.StringWidth(who+sep)
+			line = who + sep + st.Render(shorten(msg, room))
+		}
 	}
 	return fit(line, width) + "\n" + fit(panelText.Render(" ")+m.hints(width-1), width)
+}
+
+// shorten cuts s to width cells between words, with … after the last
+// word kept.
+func shorten(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	out := ""
+	for _, w := range strings.Fields(s) {
+		next := w
+		if out != "" {
+			next = out + " " + w
+		}
+		if ansi.StringWidth(next)+1 > width {
+			break
+		}
+		out = next
+	}
+	if out == "" {
+		// One word wider than the line (Chinese has no spaces): cut it
+		// between characters.
+		return ansi.Truncate(s, width, "…")
+	}
+	return out + "…"
 }
 
 // fit pads a styled line to width cells or cuts it there.
@@ -60,34 +93,35 @@ func (m *model) whoLine() string {
 	return panelBold.Render(stone + " " + t)
 }
 
-// message is the latest message, else what waits on a player.
-func (m *model) message() string {
+// message is the latest message, else what waits on a player, and its
+// style.
+func (m *model) message() (string, lipgloss.Style) {
 	v := &m.v
 	switch {
 	case m.confirmResign:
-		return panelSeal.Render(m.lang.tr(txtConfirmResign))
+		return m.lang.tr(txtConfirmResign), panelSeal
 	case m.status != "" && m.statusErr:
-		return panelSeal.Render(m.status)
+		return m.status, panelSeal
 	case m.status != "":
-		return haloText.Render(m.status)
+		return m.status, haloText
 	case m.closed:
-		return panelSeal.Render(m.lang.tr(txtConnLost))
+		return m.lang.tr(txtConnLost), panelSeal
 	case m.answerer() != "" && v.UndoRequest != nil:
-		return haloText.Render(m.lang.tr(txtOppUndo, m.colourName(*v.UndoRequest)))
+		return m.lang.tr(txtOppUndo, m.colourName(*v.UndoRequest)), haloText
 	case m.answerer() != "":
-		return haloText.Render(m.lang.tr(txtOppScoring, m.colourName(*v.ScoringRequest)))
+		return m.lang.tr(txtOppScoring, m.colourName(*v.ScoringRequest)), haloText
 	case v.UndoRequest != nil && m.holds(*v.UndoRequest):
-		return haloText.Render(m.lang.tr(txtUndoAsked))
+		return m.lang.tr(txtUndoAsked), haloText
 	case v.ScoringRequest != nil && m.holds(*v.ScoringRequest):
-		return haloText.Render(m.lang.tr(txtScoringAsked))
+		return m.lang.tr(txtScoringAsked), haloText
 	case m.unseated:
-		return panelSeal.Render(m.lang.tr(txtSeatLost))
+		return m.lang.tr(txtSeatLost), panelSeal
 	case m.mode == modeSpectate:
-		return panelDim.Render(m.lang.tr(txtSpectating))
+		return m.lang.tr(txtSpectating), panelDim
 	case v.Phase == "play" && v.Last != nil && *v.Last == "pass":
-		return panelDim.Render(m.lang.tr(txtPassed, m.colourName(other(v.ToMove))))
+		return m.lang.tr(txtPassed, m.colourName(other(v.ToMove))), panelDim
 	}
-	return ""
+	return "", panelText
 }
 
 // hint is one key and what it does.
@@ -122,6 +156,9 @@ func (m *model) hints(width int) string {
 		hs = []hint{{"?/Esc", text{"关闭帮助", "close help"}}}
 	case m.evo:
 		hs = []hint{hintFinish, hintSkip}
+	case m.reconnecting || m.closed:
+		// The board is locked: only what works without the server.
+		hs = []hint{hintMove, hintHelp, hintQuit}
 	case m.confirmResign:
 		hs = []hint{{"y", text{"确认认输", "resign"}}, {"…", text{"取消", "cancel"}}}
 	case m.answerer() != "":
@@ -140,12 +177,18 @@ func (m *model) hints(width int) string {
 		}
 		return strings.Join(parts, panelDim.Render("  "))
 	}
-	// On a narrow terminal the obvious keys go first, so help and quit stay.
+	// On a narrow terminal the obvious keys go first, so help and quit
+	// stay; then the others from the end, but help. A hint is never cut.
 	for _, drop := range []hint{hintMove, hintPass, hintResign} {
 		if ansi.StringWidth(render(hs)) < width {
 			break
 		}
 		hs = slices.DeleteFunc(hs, func(h hint) bool { return h == drop })
+	}
+	for i := len(hs) - 1; i >= 0 && ansi.StringWidth(render(hs)) >= width; i-- {
+		if hs[i] != hintHelp && len(hs) > 1 {
+			hs = slices.Delete(hs, i, i+1)
+		}
 	}
 	return render(hs)
 }
