@@ -84,8 +84,9 @@ func TestCarcassonnePinchZoom(t *testing.T) {
 
 // TestCarcassonneFinalSeatNumbers: at the end of a five-seat game of bots
 // (one of them the LLM level, whose names are long) every column of the
-// final scoring shows its seat number "#N", whole and inside the table's
-// box, at 1280x800 and at 390x844, in English and Chinese.
+// final scoring shows its seat, "Seat N" / "N号座" (not "#N", which reads
+// as a rank), whole and inside the table's box, at 1280x800 and at
+// 390x844, in English and Chinese.
 func TestCarcassonneFinalSeatNumbers(t *testing.T) {
 	f := newFakeChat(t)
 	base := startLLMServer(t, f)
@@ -119,12 +120,16 @@ func TestCarcassonneFinalSeatNumbers(t *testing.T) {
 			p.Fail("%d columns in the final scoring, want 5: %v", len(cols), cols)
 		}
 		for i, c := range cols {
-			parts := strings.Split(c, "|")
-			if len(parts) != 5 || parts[0] != strconv.Itoa(i) || parts[1] != "#"+strconv.Itoa(i+1) || parts[2] != "true" || parts[3] != "true" {
-				p.Fail("column %d: %q; want its seat number #%d whole and inside the table (seat|text|whole|inside|shown)", i, c, i+1)
+			seat := "Seat " + strconv.Itoa(i+1)
+			if sz.lang == "zh" {
+				seat = strconv.Itoa(i+1) + "号座"
 			}
-			if !strings.Contains(parts[4], "#"+strconv.Itoa(i+1)) {
-				p.Fail("column %d shows %q, without #%d", i, parts[4], i+1)
+			parts := strings.Split(c, "|")
+			if len(parts) != 5 || parts[0] != strconv.Itoa(i) || parts[1] != seat || parts[2] != "true" || parts[3] != "true" {
+				p.Fail("column %d: %q; want its seat %q whole and inside the table (seat|text|whole|inside|shown)", i, c, seat)
+			}
+			if !strings.Contains(parts[4], seat) {
+				p.Fail("column %d shows %q, without %q", i, parts[4], seat)
 			}
 		}
 		t.Logf("%s: %v", sz.name, cols)

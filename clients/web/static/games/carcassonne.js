@@ -35,6 +35,7 @@ function mount(el, api) {
   let userMoved = false;
   let fresh = { tile: "", meeples: new Set(), scores: [] }; // what to animate
   let hl = null; // cells highlighted from the final breakdown
+  let pointer = ""; // the kind of the last pointer used on the game ("mouse", "touch", "pen")
   let animate = false; // the next drawing animates what is fresh (once)
 
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
@@ -47,17 +48,31 @@ function mount(el, api) {
   const zIn = zoomBtn("+", "in", () => zoomAt(1.25));
   const zOut = zoomBtn("−", "out", () => zoomAt(0.8));
   const zFit = zoomBtn("⤢", "fit", () => { userMoved = false; fit(); });
-  const wrap = h("div", { class: "cc-boardwrap" }, svg, h("div", { class: "cc-zoom" }, zIn, zOut, zFit));
+  // The zoom buttons float over the board's corner on a wide screen; on a
+  // narrow one they sit in a row under the board, where they cover no
+  // square of it.
+  const zoom = h("div", { class: "cc-zoom", "data-zoombar": "" }, zIn, zOut, zFit);
+  const wrap = h("div", { class: "cc-boardwrap" }, svg);
+  const boardCol = h("div", { class: "cc-boardcol" }, wrap, zoom);
   const side = createSide(api, {
     rotate: () => rotate(),
     place: () => place(),
     meeple: (f) => placeMeeple(f),
     skip: () => skip(),
     highlight: (cells) => { hl = cells; drawBoard(); },
+    show: (cells) => showCells(cells),
     hot: (f) => { for (const e of svg.querySelectorAll(".cc-spot")) e.classList.toggle("hot", e.dataset.feature === f); },
   });
-  const root = h("div", { class: "cc" }, wrap, side.el);
+  const root = h("div", { class: "cc" }, boardCol, side.el);
   el.appendChild(root);
+  // Which words the hints use (click or tap, R or not) follows the pointer
+  // in hand; before any, what the screen is.
+  const touchUI = () => (pointer ? pointer !== "mouse" : !!(window.matchMedia && matchMedia("(hover: none) and (pointer: coarse)").matches));
+  root.addEventListener("pointerdown", (e) => {
+    // Only the hint's words change here: a render would rebuild the
+    // panel's lists under the finger and lose the click.
+    if (e.pointerType && e.pointerType !== pointer) { pointer = e.pointerType; side.setTouch(touchUI()); }
+  }, true);
 
   const G = () => (state ? state.G : null);
   const started = () => !!(state && state.ctx && state.ctx.started);
@@ -129,6 +144,28 @@ function mount(el, api) {
     const s = Math.max(MIN_PX / 100, Math.min(MAX_PX / 100, cam.s * k));
     const r = s / cam.s;
     cam = { s, tx: px - (px - cam.tx) * r, ty: py - (py - cam.ty) * r };
+    userMoved = true;
+    applyCam();
+  };
+  // showCells brings highlighted cells (a feature of the final scoring)
+  // into sight: the board onto the screen, and the camera onto them when
+  // they lie outside its window.
+  const showCells = (cells) => {
+    if (!cells || !cells.length) return;
+    const smooth = !(window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+    const rc = wrap.getBoundingClientRect();
+    const top = document.querySelector(".topbar");
+    const topH = top ? top.getBoundingClientRect().bottom : 0;
+    if (rc.top < topH || rc.bottom > window.innerHeight) {
+      wrap.scrollIntoView({ block: rc.height + topH > window.innerHeight ? "start" : "nearest", behavior: smooth ? "smooth" : "auto" });
+    }
+    const { w, h: hh } = size();
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const [x, y] of cells) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + 1); y1 = Math.max(y1, y + 1); }
+    const inView = x0 * 100 * cam.s + cam.tx >= 0 && x1 * 100 * cam.s + cam.tx <= w && y0 * 100 * cam.s + cam.ty >= 0 && y1 * 100 * cam.s + cam.ty <= hh;
+    if (inView) return;
+    const s = Math.max(MIN_PX / 100, Math.min(cam.s, w / ((x1 - x0 + 0.6) * 100), hh / ((y1 - y0 + 0.6) * 100)));
+    cam = { s, tx: w / 2 - ((x0 + x1) / 2) * 100 * s, ty: hh / 2 - ((y0 + y1) / 2) * 100 * s };
     userMoved = true;
     applyCam();
   };
@@ -297,7 +334,11 @@ function mount(el, api) {
 
   const render = () => {
     drawBoard();
-    side.render({ state, g: G(), started: started(), over: over(), myTile: myTile(), myMeeple: myMeeple(), pending, sel, rot, legal: legalAt(sel) });
+    side.render({ state, g: G(), started: started(), over: over(), myTile: myTile(), myMeeple: myMeeple(), pending, sel, rot, legal: legalAt(sel), touch: touchUI() });
+    zIn.title = t("carcassonne.zoomIn");
+    zOut.title = t("carcassonne.zoomOut");
+    zFit.title = t("carcassonne.fit");
+    for (const b of [zIn, zOut, zFit]) b.setAttribute("aria-label", b.title);
     root.dataset.phase = G() ? G().phase || "" : "";
     root.classList.toggle("spectator", !seated());
   };

@@ -19,11 +19,20 @@ const svgOf = (cls, vb, inner) => {
 };
 const meepleIcon = (seat, off) => svgOf("cc-micon" + (off ? " off" : ""), "-12 -12 24 22", meepleSVG(seat, 0, 0, 1));
 
-/** createSide builds the panel; on: {rotate, place, meeple(f), skip, highlight(cells), hot(feature)}. */
+/**
+ * createSide builds the panel; on: {rotate, place, meeple(f), skip,
+ * highlight(cells), show(cells), hot(feature)}. It returns {el,
+ * render(s), setTouch(touch)}.
+ */
 export function createSide(api, on) {
   const t = api.t;
+  let last = null; // the last render's argument, for setTouch
+  let pinned = -1; // the final breakdown's entry a tap keeps lit (-1: none)
+  let pinnedCells = null;
   const statusEl = h("div", { class: "status-bar cc-status", "data-status": "carcassonne" });
   const preview = svgOf("cc-tile-preview", "-4 -4 108 108", DEFS + `<g class="cc-pv"></g>`);
+  // The drawn tile turns when it is clicked or tapped, as the hint says.
+  preview.addEventListener("click", () => { if (last && last.myTile) on.rotate(); });
   const pv = preview.querySelector(".cc-pv");
   const tileName = h("div", { class: "cc-tile-name" });
   const tileHint = h("div", { class: "cc-tile-hint" });
@@ -51,9 +60,46 @@ export function createSide(api, on) {
   const botPill = (p) => (isLLM(p) ? botBadges(p, false) : p && p.isBot ? h("span", { class: "pill" }, t("room.bot")) : null);
   const evText = (e, nm) => nameText((e.text && (e.text[api.lang()] || e.text.en)) || e.kind, nm);
 
+  // hint: what the line under the drawn tile says. On a touch screen it
+  // speaks of taps and of no R key.
+  const hint = (s) => {
+    const g = s.g;
+    const r = s.myTile ? s.rot : 0;
+    const bad = s.myTile && s.sel && !(s.legal || []).includes(r);
+    const fitsHere = (g.placements || []).filter((p) => p.rotations.includes(r)).length;
+    if (!s.myTile) return t("carcassonne.spots", { n: (g.placements || []).length });
+    if (bad) return t("carcassonne.illegal");
+    // Turned as shown, the tile may fit no square: picking one turns it
+    // to fit (a newcomer reads "fits nowhere" as "cannot be placed").
+    if (!s.sel && !fitsHere) return t(s.touch ? "carcassonne.noFitTouch" : "carcassonne.noFit");
+    if (!s.sel) return t(s.touch ? "carcassonne.pickSpotTouch" : "carcassonne.pickSpot");
+    return t(s.touch ? "carcassonne.rotateHintTouch" : "carcassonne.rotateHint");
+  };
+
+  // The final breakdown: hovering an entry lights its cells on the board
+  // for a moment; a click or tap keeps them lit (and brings the board into
+  // sight) until another entry is tapped or the same one again.
+  const pin = (i, cells) => {
+    if (pinned === i) { pinned = -1; pinnedCells = null; }
+    else { pinned = i; pinnedCells = cells; }
+    for (const li of el.querySelectorAll(".cc-breakdown li")) {
+      const on = Number(li.dataset.entry) === pinned;
+      li.classList.toggle("pinned", on);
+      li.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    on.highlight(pinnedCells);
+    if (pinnedCells) on.show(pinnedCells);
+  };
+
   return {
     el,
+    setTouch(touch) {
+      if (!last || !last.g || tileBox.hidden) return;
+      last = { ...last, touch };
+      tileHint.textContent = hint(last);
+    },
     render(s) {
+      last = s;
       const { g, state: st } = s;
       const n = g ? g.numPlayers || 2 : 2;
       const nm = names(st, n);
@@ -76,12 +122,11 @@ export function createSide(api, on) {
         preview.dataset.rotation = String(r);
         preview.dataset.type = g.tile;
         tileName.textContent = `${t("carcassonne.tile")} ${g.tile}` + (s.myTile ? ` · ${r}°` : "");
-        const fitsHere = (g.placements || []).filter((p) => p.rotations.includes(r)).length;
-        if (!s.myTile) tileHint.textContent = t("carcassonne.spots", { n: (g.placements || []).length });
-        else if (bad) tileHint.textContent = t("carcassonne.illegal");
-        else if (!s.sel) tileHint.textContent = t("carcassonne.pickSpot") + (fitsHere ? "" : " · " + t("carcassonne.noFit"));
-        else tileHint.textContent = t("carcassonne.rotateHint");
+        tileHint.textContent = hint(s);
         tileHint.classList.toggle("bad", !!bad);
+        preview.classList.toggle("live", !!s.myTile);
+        if (s.myTile) preview.setAttribute("aria-label", t("carcassonne.rotate"));
+        else preview.removeAttribute("aria-label");
         tileBtns.hidden = !seated || !s.myTile;
         bRotate.textContent = t("carcassonne.rotate");
         bPlace.textContent = t("carcassonne.place");
@@ -135,14 +180,16 @@ export function createSide(api, on) {
       // Final scoring.
       const f = g && s.over ? g.final : null;
       finalBox.hidden = !f;
+      if (!f) { pinned = -1; pinnedCells = null; }
       if (f) {
         // One column per seat, one row per kind of feature: fits 5 seats.
         const kinds = t("carcassonne.kinds").split(",");
         const won = (i) => ((f.winners || []).includes(i) ? "won" : "");
-        // The name may be cut short; the seat number never is.
+        // The name may be cut short; the seat ("Seat 1", never "#1",
+        // which reads as a rank) never is.
         const head = h("tr", null, h("th"), nm.map((name, i) => h("th", { class: won(i), title: name, "data-final-seat": String(i) },
           h("span", { class: "cc-dot", style: `--seat:${SEAT_COLOURS[i % SEAT_COLOURS.length]}` }),
-          h("span", { class: "cc-short" }, name), h("span", { class: "cc-seatno" }, "#" + (i + 1)))));
+          h("span", { class: "cc-short" }, name), h("span", { class: "cc-seatno" }, t("carcassonne.seat", { n: i + 1 })))));
         const row = (label, val, cls) => h("tr", { class: cls || "" }, h("th", null, label), nm.map((_, i) => h("td", { class: won(i) + (cls ? " " + cls : ""), "data-final": cls ? String(i) : null }, String(val(i)))));
         const bk = (i) => (f.byKind && f.byKind[i]) || [0, 0, 0, 0];
         const total = (i) => (f.scores ? f.scores[i] : 0);
@@ -151,9 +198,13 @@ export function createSide(api, on) {
           ...kinds.map((k, j) => row(k, (i) => bk(i)[j])),
           row(t("carcassonne.total"), total, "cc-total"),
         ];
-        const items = (f.breakdown || []).map((e) => h("li", {
-          class: "cc-k-" + (e.what || ""), onmouseenter: () => on.highlight(e.cells || null), onmouseleave: () => on.highlight(null),
-          onclick: () => on.highlight(e.cells || null),
+        const items = (f.breakdown || []).map((e, i) => h("li", {
+          class: "cc-k-" + (e.what || "") + (i === pinned ? " pinned" : ""), "data-entry": String(i),
+          role: "button", tabindex: "0", "aria-pressed": i === pinned ? "true" : "false",
+          onpointerenter: (ev) => { if (ev.pointerType === "mouse") on.highlight(e.cells || null); },
+          onpointerleave: (ev) => { if (ev.pointerType === "mouse") on.highlight(pinnedCells); },
+          onclick: () => pin(i, e.cells || null),
+          onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); pin(i, e.cells || null); } },
         }, h("b", null, "+" + (e.points || 0)), " ", evText(e, nm)));
         finalBox.replaceChildren(h("div", { class: "cc-h" }, t("carcassonne.final")),
           h("div", { class: "cc-table-wrap" }, h("table", null, h("thead", null, head), h("tbody", null, rows))),

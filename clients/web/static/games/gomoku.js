@@ -213,7 +213,7 @@ function mount(el, api) {
   acceptBtn.addEventListener("click", () => api.move("answerUndo", [true]).catch(() => {}));
   declineBtn.addEventListener("click", () => api.move("answerUndo", [false]).catch(() => {}));
   resignBtn.addEventListener("click", async () => {
-    if (await confirmDialog(t("gomoku.resignConfirm"), t("gomoku.resign"))) api.move("resign", []).catch(() => {});
+    if (await confirmDialog(t("gomoku.resignConfirm"), t("gomoku.resign"), { danger: true })) api.move("resign", []).catch(() => {});
   });
 
   // --- texts -----------------------------------------------------------------
@@ -343,10 +343,13 @@ function injectStyle() {
 .gomoku-stone.w { background: radial-gradient(circle at 35% 35%, #fff, #eee 55%, #bdb8ae); border: 1px solid #b8b0a0; }
 .gomoku-vs { color: var(--muted); font-style: italic; }
 .gomoku-controls { justify-content: center; }
+/* A phone: the chips share the line when both names fit (a bot's name,
+   "机器人（简单）2号", is whole), and take a line each when they do not;
+   only a name wider than the screen is cut. */
 @media (max-width: 480px) {
-  .gomoku-players { flex-wrap: nowrap; gap: 6px; }
-  .gomoku-player { padding: 4px 10px; gap: 6px; min-width: 0; }
-  .gomoku-pname { max-width: 7em; min-width: 2em; }
+  .gomoku-players { gap: 6px; }
+  .gomoku-player { padding: 4px 10px; gap: 6px; min-width: 0; max-width: 100%; }
+  .gomoku-pname { max-width: none; min-width: 2em; }
   .gomoku-player .gomoku-colour { display: none; }
 }`;
   document.head.appendChild(h("style", { "data-plugin": "gomoku" }, css));

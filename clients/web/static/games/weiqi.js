@@ -36,6 +36,7 @@ function mount(el, api) {
   let pending = null; // a stone sent, not yet acked
   let evo = null; // {start}: the evolution being animated
   let evoDone = true; // the evolution was shown (or there is none)
+  let evoWaiters = []; // settled when the evolution on show ends: the room's end card waits for it
   let resignArmed = false; // r was pressed: y confirms
   let helpOpen = false;
   let raf = 0;
@@ -49,7 +50,7 @@ function mount(el, api) {
     undo: () => send("requestUndo", []),
     score: () => send("requestScoring", []),
     resign: async () => {
-      if (await confirmDialog(t("weiqi.resignConfirm"), t("weiqi.resign"))) send("resign", []);
+      if (await confirmDialog(t("weiqi.resignConfirm"), t("weiqi.resign"), { danger: true })) send("resign", []);
     },
     answer: (yes) => answer(yes),
     approve: () => send("approve", []),
@@ -178,10 +179,19 @@ function mount(el, api) {
     renderTexts();
     redraw();
   };
+  // evolutionShown settles once the evolution now playing has ended
+  // (played out, or skipped by a key or a click).
+  const evolutionShown = () => new Promise((done) => evoWaiters.push(done));
+  const settleEvolution = () => {
+    const ws = evoWaiters;
+    evoWaiters = [];
+    for (const done of ws) done();
+  };
   const finishEvolution = () => {
-    if (!evo && evoDone) return;
+    if (!evo && evoDone) { settleEvolution(); return; }
     evo = null;
     evoDone = true;
+    settleEvolution();
     root.dataset.evolving = "0";
     root.dataset.gen = evolution() ? String(lastIdx()) : "";
     renderTexts();
@@ -336,9 +346,12 @@ function mount(el, api) {
       const g = G();
       if (!g) return;
       // The evolution plays when the game ends by scoring while we watch;
-      // opening a finished game shows the last generation at once.
+      // opening a finished game shows the last generation at once. The
+      // room's end card (who won) waits until the last generation is on
+      // the board: update returns a promise settled then.
       const fresh = !!before && before.phase !== "over" && !before.result;
-      if (evolution() && over() && fresh && !evo) startEvolution();
+      let wait = 0;
+      if (evolution() && over() && fresh && !evo) { startEvolution(); wait = evolutionShown(); }
       else if (!evolution() || !over()) { if (evo) finishEvolution(); evo = null; evoDone = true; delete root.dataset.evolving; root.dataset.gen = ""; }
       else if (!evo && !before) { root.dataset.gen = String(lastIdx()); root.dataset.evolving = "0"; }
       if (armed && cellAt(g.board, armed) !== ".") armed = null;
@@ -349,6 +362,7 @@ function mount(el, api) {
       // The card announcing the end moves the board down: fit it again.
       requestAnimationFrame(() => { const old = geom && geom.w; layout(); if (geom.w !== old) redraw(); });
       redraw();
+      return wait;
     },
     destroy() {
       ro.disconnect();
@@ -357,6 +371,7 @@ function mount(el, api) {
       if (raf) cancelAnimationFrame(raf);
       raf = 0;
       evo = null;
+      settleEvolution();
       root.remove();
     },
   };

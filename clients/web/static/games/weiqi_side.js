@@ -4,7 +4,7 @@
 // komi, the SGF link and the key help.
 
 import { h } from "/assets/js/dom.js";
-import { colourKey, resultText, fmt, KEYS } from "./weiqi_text.js";
+import { colourKey, resultText, fmt, KEYS, EVOLUTION_GENS } from "./weiqi_text.js";
 
 /**
  * createSide builds the sidebar. on: {pass, undo, score, resign,
@@ -33,6 +33,9 @@ export function createSide(api, on) {
   const promptText = h("p");
   const promptRow = h("div", { class: "row" }, b.accept, b.refuse);
   prompt.append(promptText, promptRow);
+  // In scoring: the shaded territory is only a preview, the count comes
+  // after the evolution (docs/weiqi.md), which a newcomer cannot guess.
+  const note = h("p", { class: "wq-note", "data-note": "evolution", hidden: true });
   const players = h("div", { class: "wq-players" });
   const sealBox = h("div", { class: "wq-seal-pool", "data-seal": "" });
   const actions = h("div", { class: "row wq-actions" }, seated ? [b.pass, b.undo, b.score, b.approve, b.resume, b.resign] : null);
@@ -42,7 +45,7 @@ export function createSide(api, on) {
   const sgf = h("a", { class: "wq-sgf", "data-sgf": "weiqi", download: "" });
   const info = h("div", { class: "wq-info" });
   const foot = h("div", { class: "wq-foot" }, info, h("div", { class: "wq-links" }, b.replay, sgf, helpBtn));
-  const el = h("aside", { class: "wq-side" }, statusEl, prompt, players, sealBox, actions, scoreBox, recordTitle, record, foot);
+  const el = h("aside", { class: "wq-side" }, statusEl, prompt, note, players, sealBox, actions, scoreBox, recordTitle, record, foot);
 
   const nameOf = (st, seat) => {
     const p = st && st.players && st.players[Number(seat)];
@@ -173,6 +176,9 @@ export function createSide(api, on) {
       prompt.dataset.kind = s.resignArmed ? "resign" : answerable ? (g.undoRequest != null ? "undo" : "scoring") : "";
       promptText.textContent = ask;
       promptRow.hidden = !answerable || s.resignArmed;
+      const inScoring = !!g && s.started && !s.over && g.phase === "scoring";
+      note.hidden = !inScoring;
+      if (inScoring) note.textContent = t("weiqi.previewNote", { n: EVOLUTION_GENS });
       b.accept.textContent = t("weiqi.accept");
       b.refuse.textContent = t("weiqi.refuse");
 

@@ -38,6 +38,9 @@ export function resultText(code, t) {
 /** fmt prints a score: integers plain, halves with one decimal. */
 export const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(1)) : String(v ?? "—"));
 
+/** EVOLUTION_GENS is how many generations the end's evolution runs (docs/weiqi.md). */
+export const EVOLUTION_GENS = 5;
+
 /** KEYS are the help overlay's rows: [keys, string key]. */
 export const KEYS = [
   ["← ↑ ↓ →  h j k l", "weiqi.key.move"],
@@ -132,6 +135,7 @@ export const strings = {
     "weiqi.key.help": "this help",
     "weiqi.key.esc": "close · cancel · leave scoring",
     "weiqi.tapAgain": "Tap again to play there.",
+    "weiqi.previewNote": "The shading is a preview. After both approve, the board evolves for {n} generations and is counted then: the score may differ.",
   },
   zh: {
     "weiqi.black": "黑方",
@@ -212,5 +216,6 @@ export const strings = {
     "weiqi.key.help": "按键帮助",
     "weiqi.key.esc": "关闭浮层 · 取消 · 退出结算",
     "weiqi.tapAgain": "再点一次在此落子。",
+    "weiqi.previewNote": "阴影领地只是预览。双方确认后，棋盘会先演化 {n} 代，再按演化后的局面计分，结果可能与预览不同。",
   },
 };

@@ -201,13 +201,26 @@ export function mountReplay(el, game, matchID) {
   };
   document.addEventListener("keydown", onKey);
 
+  // showError says why there is no replay, in the page's language: a
+  // match that does not exist (or expired) has no room to go back to, so
+  // it links to the lobby; another failure offers the match and the lobby.
   function showError(e) {
-    replace(el, h("section", { class: "card narrow center" }, h("h1", null, t("replay.unavailable")),
-      h("p", { class: "muted" }, lang() === "zh" && e.messageZh ? e.messageZh : e.message),
-      h("a", { href: roomPath(game, matchID), "data-link": true, class: "btn primary" }, t("replay.backMatch"))));
+    r.error = e || {};
+    const gone = !!e && (e.status === 404 || e.code === "not_found");
+    const why = gone ? t("room.notFound")
+      : lang() === "zh" ? (e && e.messageZh) || t("replay.failed") : (e && e.message) || t("replay.failed");
+    const lobby = h("a", { href: "/", "data-link": true, class: "btn" + (gone ? " primary" : ""), "data-action": "back-lobby" }, t("room.backLobby"));
+    const links = gone ? [lobby]
+      : [h("a", { href: roomPath(game, matchID), "data-link": true, class: "btn primary", "data-action": "back-match" }, t("replay.backMatch")), lobby];
+    replace(el, h("section", { class: "card narrow center replay-error", "data-error": gone ? "not_found" : (e && e.code) || "error" },
+      h("h1", null, t("replay.unavailable")),
+      h("p", { class: "muted" }, why),
+      h("div", { class: "row", style: "justify-content: center" }, links)));
+    document.title = `${t("replay.unavailable")} · ${t("app.title")}`;
   }
 
   const offLang = onLangChange(() => {
+    if (r.error) { showError(r.error); return; }
     drawHead();
     if (loaded(r.at)) host.update(stateAt(r.at), { behind: 0, sync: true, redraw: true });
     host.lang(lang());

@@ -335,7 +335,7 @@ export function mountRoom(el, game, matchID) {
   });
 
   const leave = once(async function leave() {
-    if (!r.seat || !(await confirmDialog(t("room.leaveConfirm"), t("room.leave")))) return;
+    if (!r.seat || !(await confirmDialog(t("room.leaveConfirm"), t("room.leave"), { danger: true }))) return;
     // The state that shows the seat left may come before the answer: it
     // is this Leave, not a seat taken away (demote).
     r.leaving = true;

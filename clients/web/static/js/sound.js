@@ -2,7 +2,9 @@
 // load): your turn, a move, a capture or a trick taken, and the end. On by
 // default; the mute switch in the top bar is remembered in localStorage
 // ("chaguan:mute"). Browsers start audio only after the page was touched:
-// until then a sound is skipped quietly.
+// until then a sound is skipped quietly, and no AudioContext is made at
+// all (one made before a gesture starts suspended, and the browser warns
+// about it in the console: a spectator who only watches would see that).
 
 const MUTE_KEY = "chaguan:mute";
 const listeners = new Set();
@@ -65,8 +67,14 @@ export function play(kind) {
   } catch (_) { /* no audio here: the game goes on silently */ }
 }
 
+// gestured: the page has had a touch, a click or a key of the person's
+// (the app is one page: a room opened from the lobby by a click has had
+// one), so an AudioContext may start.
+let gestured = false;
+
 function context() {
   if (!audio) {
+    if (!gestured) return null;
     const AC = window.AudioContext || window.webkitAudioContext;
     if (!AC) return null;
     audio = new AC();
@@ -88,8 +96,21 @@ function tone(ctx, freq, at, len, gain, wave) {
   osc.stop(at + len + 0.05);
 }
 
-// The first touch or key of the page unlocks audio, so the first sound
-// after it is heard.
-for (const ev of ["pointerdown", "keydown"]) {
-  window.addEventListener(ev, () => { if (!muted()) context(); }, { once: true, capture: true });
+// The first gesture of the page (a click, a key, the end of a touch: the
+// events that count as user activation) makes the AudioContext, so the
+// first sound after it is heard. A touch's pointerdown is not yet an
+// activation: the listeners stay until the context runs.
+const GESTURES = ["pointerdown", "pointerup", "touchend", "click", "keydown"];
+function onGesture(e) {
+  if (!e.isTrusted || (e.type === "keydown" && (e.key === "Escape" || e.isComposing))) return;
+  if (e.type === "pointerdown" && e.pointerType !== "mouse") return;
+  gestured = true;
+  if (muted()) return;
+  const ctx = context();
+  if (ctx && ctx.state === "running") stopListening();
+  else if (ctx) ctx.resume().then(() => { if (ctx.state === "running") stopListening(); }, () => {});
 }
+function stopListening() {
+  for (const ev of GESTURES) window.removeEventListener(ev, onGesture, true);
+}
+for (const ev of GESTURES) window.addEventListener(ev, onGesture, true);

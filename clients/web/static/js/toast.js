@@ -34,9 +34,12 @@ export function toastError(err) { toast(errorText(err), "error"); }
 
 /**
  * confirmDialog shows text with OK and Cancel and resolves true on OK.
- * Escape and a click outside cancel.
+ * Escape and a click outside cancel. opts.danger marks a destructive
+ * action (resign, leave): its button is seal red instead of jade, and
+ * Cancel has the focus, so a stray Enter does not confirm it.
  */
-export function confirmDialog(text, okLabel) {
+export function confirmDialog(text, okLabel, opts = {}) {
+  const danger = !!(opts && opts.danger);
   return new Promise((resolve) => {
     const done = (v) => {
       document.removeEventListener("keydown", onKey);
@@ -44,15 +47,14 @@ export function confirmDialog(text, okLabel) {
       resolve(v);
     };
     const onKey = (e) => { if (e.key === "Escape") done(false); };
-    const ok = h("button", { class: "btn primary", type: "button", "data-confirm": "ok", onclick: () => done(true) }, okLabel || t("common.ok"));
+    const ok = h("button", { class: danger ? "btn danger solid" : "btn primary", type: "button", "data-confirm": "ok", onclick: () => done(true) }, okLabel || t("common.ok"));
+    const cancel = h("button", { class: "btn", type: "button", "data-confirm": "cancel", onclick: () => done(false) }, t("common.cancel"));
     const overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === overlay) done(false); } },
-      h("div", { class: "dialog card", role: "dialog", "aria-modal": "true" },
+      h("div", { class: "dialog card" + (danger ? " danger" : ""), role: danger ? "alertdialog" : "dialog", "aria-modal": "true", "data-kind": danger ? "danger" : "confirm" },
         h("p", null, text),
-        h("div", { class: "row end" },
-          h("button", { class: "btn", type: "button", "data-confirm": "cancel", onclick: () => done(false) }, t("common.cancel")),
-          ok)));
+        h("div", { class: "row end" }, cancel, ok)));
     document.addEventListener("keydown", onKey);
     document.body.appendChild(overlay);
-    ok.focus();
+    (danger ? cancel : ok).focus();
   });
 }
