@@ -324,6 +324,7 @@ func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[str
 		if err != nil {
 			return nil, nil, err
 		}
+		p.SetLogger(log) // its circuit breaker's changes of state
 		pl := p.PlayerLevel()
 		levels[p.Level()] = pl
 		checks[p.Level()], checks[ep.Name] = p, p

@@ -33,6 +33,7 @@ type Player interface {
 // nothing else, as a person in that seat would see it.
 type PlayerRequest struct {
 	Game    string // the game's name, e.g. "weiqi"
+	MatchID string // the match the decision is for
 	Seat    int
 	StateID int64 // the state the decision is for; a stale answer is dropped
 	// View is the JSON of the game's view for Seat: the "G" of the state
@@ -130,6 +131,7 @@ type botJob struct {
 	st      games.State
 	stateID int64
 	game    string
+	matchID string
 	seat    int
 	level   string
 	player  *PlayerLevel // nil for a built-in level
@@ -162,7 +164,7 @@ func (j botJob) ask() (name string, args json.RawMessage, reason string, err err
 			}
 			done <- a
 		}()
-		a.name, a.args, a.err = j.player.Player.Move(ctx, PlayerRequest{Game: j.game, Seat: j.seat, StateID: j.stateID, View: view})
+		a.name, a.args, a.err = j.player.Player.Move(ctx, PlayerRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, StateID: j.stateID, View: view})
 	}()
 	var a answer
 	select {

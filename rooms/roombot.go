@@ -147,7 +147,7 @@ func (r *room) fireBot() {
 		r.botBusy = true
 		info := r.game.Info()
 		go botJob{
-			ctx: r.m.ctx, st: r.st, stateID: r.rec.StateID, game: info.Name, seat: seat, level: level,
+			ctx: r.m.ctx, st: r.st, stateID: r.rec.StateID, game: info.Name, matchID: r.id, seat: seat, level: level,
 			player: r.m.player(info.Name, level), log: r.log, metrics: r.m.cfg.Metrics,
 		}.think(r.results)
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -17,18 +18,21 @@ import (
 
 	"github.com/chaguan/chaguan/protocol"
 	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/llm"
 )
 
 // LLMChecker is one configured LLM endpoint as POST /llm/test sees it
-// (rooms/llm.Player): Check sends a tiny prompt and returns the latency.
-// Its error must not carry the endpoint's key; its text goes to the
-// server log, and the caller gets only its kind (checkFailure).
+// (rooms/llm.Player): Check makes one real decision on a sample position
+// and reports the latency, the option chosen, the tokens used and the
+// circuit's state. Its error must not carry the endpoint's key; its text
+// goes to the server log, and the caller gets only its kind
+// (checkFailure).
 type LLMChecker interface {
-	Check(ctx context.Context) (time.Duration, error)
+	Check(ctx context.Context) (llm.CheckResult, error)
 }
 
-// LLMTestConfig configures POST /llm/test, the operator's connectivity
-// check of the configured LLM endpoints.
+// LLMTestConfig configures POST /llm/test, the operator's check of the
+// configured LLM endpoints: one real decision each.
 type LLMTestConfig struct {
 	// Endpoints by name: the bot level ("llm", "llm-deepseek") and the
 	// endpoint's own name both find it.
@@ -43,12 +47,31 @@ type LLMTestConfig struct {
 const llmTestTimeout = 30 * time.Second
 
 // llmTestResult is the body of POST /llm/test. Error never holds the
-// endpoint's URL, host or key (checkFailure).
+// endpoint's URL, host or key (checkFailure); nothing else comes from the
+// endpoint's text (Choice is the prompt's line for the option).
 type llmTestResult struct {
 	Endpoint  string `json:"endpoint"`
 	OK        bool   `json:"ok"`
 	LatencyMs int64  `json:"latencyMs"`
-	Error     string `json:"error,omitempty"`
+	// Option is the number the answer named (listed or not), Choice that
+	// option as the prompt listed it, Move the move it stands for.
+	Option *int         `json:"option,omitempty"`
+	Choice string       `json:"choice,omitempty"`
+	Move   *llmTestMove `json:"move,omitempty"`
+	// Usage is the tokens the endpoint reported, summed over the
+	// decision's completions; absent when it reported none.
+	Usage *llm.Usage `json:"usage,omitempty"`
+	// Requests is how many chat completion requests the decision sent
+	// (0 when the circuit or a Retry-After held it).
+	Requests int    `json:"requests"`
+	Circuit  string `json:"circuit,omitempty"` // closed, open or half-open, after the decision
+	Error    string `json:"error,omitempty"`
+}
+
+// llmTestMove is the move of a successful decision.
+type llmTestMove struct {
+	Type string          `json:"type"`
+	Args json.RawMessage `json:"args"`
 }
 
 // llmTest checks one endpoint: {"endpoint": "llm"} in the body (or
@@ -79,15 +102,24 @@ func (s *Server) llmTest(c echo.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Request().Context(), llmTestTimeout)
 	defer cancel()
-	d, err := ck.Check(ctx)
-	res := llmTestResult{Endpoint: name, OK: err == nil, LatencyMs: d.Milliseconds()}
+	r, err := ck.Check(ctx)
+	res := llmTestResult{Endpoint: name, OK: err == nil, LatencyMs: r.Latency.Milliseconds(),
+		Option: r.Option, Choice: r.Choice, Usage: r.Usage, Requests: r.Requests, Circuit: r.Circuit}
+	if err == nil && r.Move != "" {
+		res.Move = &llmTestMove{Type: r.Move, Args: r.Args}
+	}
 	status := http.StatusOK
 	var detail string
 	if err != nil {
 		res.Error, status = checkFailure(name, err), http.StatusBadGateway
 		detail = err.Error() // the checker's own text: no key, but maybe the URL, which the log may hold
 	}
-	s.log.Info("llm test", "endpoint", name, "client", c.RealIP(), "ok", res.OK, "latency_ms", res.LatencyMs, "err", detail)
+	var tokens int64
+	if r.Usage != nil {
+		tokens = r.Usage.Total
+	}
+	s.log.Info("llm test", "endpoint", name, "client", c.RealIP(), "ok", res.OK, "latency_ms", res.LatencyMs,
+		"requests", r.Requests, "total_tokens", tokens, "circuit", r.Circuit, "err", detail)
 	return c.JSON(status, res)
 }
 
@@ -102,10 +134,27 @@ var apiStatus = regexp.MustCompile(`API error: ([1-5][0-9][0-9])\b`)
 // (`Post "https://host/v1/chat/completions": dial tcp 10.0.0.5:443: ...`),
 // a TLS error its host name, an endpoint's error body a masked key. The
 // full text goes to the server log.
+//
+// The adapter's own refusals come first: their text quotes the model's
+// answer or the endpoint's last failure, which the string matches below
+// must not read.
 func checkFailure(name string, err error) string {
 	msg := err.Error()
 	var what string
+	var un *llm.UnavailableError
 	switch m := apiStatus.FindStringSubmatch(msg); {
+	case errors.As(err, &un) && un.RetryAfter:
+		what = fmt.Sprintf("the endpoint asked to wait (Retry-After): nothing sent for %s more", roundWait(un.Left))
+	case errors.As(err, &un) && un.Left > 0:
+		what = fmt.Sprintf("circuit open after %d endpoint failures in a row: nothing sent, next probe in %s", un.Failures, roundWait(un.Left))
+	case errors.As(err, &un):
+		what = fmt.Sprintf("circuit half-open after %d endpoint failures in a row: a probe request is in flight", un.Failures)
+	case errors.Is(err, llm.ErrMalformed):
+		what = "the answer names no option: " + malformedReason(msg)
+	case errors.Is(err, llm.ErrNoOption):
+		what = "the answer is not a listed option"
+	case errors.Is(err, llm.ErrView):
+		what = "no sample decision to make (the server log has the details)"
 	case m != nil:
 		n, _ := strconv.Atoi(m[1])
 		what = strings.TrimSpace(fmt.Sprintf("the endpoint answered HTTP %d %s", n, http.StatusText(n)))
@@ -130,6 +179,35 @@ func checkFailure(name string, err error) string {
 		what = "the request failed (the server log has the details)"
 	}
 	return name + ": " + what
+}
+
+// roundWait shows a wait in whole seconds (at least one).
+func roundWait(d time.Duration) time.Duration {
+	return max(d.Round(time.Second), time.Second)
+}
+
+// malformedReason names why an answer was refused, in the adapter's own
+// words only (its error quotes the answer, which is not passed on).
+func malformedReason(msg string) string {
+	var why string
+	switch {
+	case strings.Contains(msg, "the model refused"):
+		why = "the model refused"
+	case strings.Contains(msg, "only reasoning"):
+		why = "the answer is only reasoning"
+	case strings.Contains(msg, "no content (null)"):
+		why = "the answer has no content"
+	case strings.Contains(msg, "the answer is empty"):
+		why = "the answer is empty"
+	case strings.Contains(msg, "not a whole number"):
+		why = "option is not a whole number"
+	default:
+		why = `no {"option": N} and no bare number`
+	}
+	if strings.Contains(msg, "(cut off at max_tokens)") {
+		why += " (cut off at max_tokens: raise max_tokens=)"
+	}
+	return why
 }
 
 // isOperator: the request carries the operator token, or its client

@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -133,6 +134,12 @@ type Player struct {
 	// format is the structured output the endpoint accepts, learnt from
 	// its HTTP 400 answers and shared by every room.
 	format *formatMemory
+	// breaker is the endpoint's circuit breaker and Retry-After wait,
+	// shared by every room (breaker.go).
+	breaker *breaker
+	// memory holds the meeple part of each seat's tile-phase choice until
+	// its meeple phase (decide.go).
+	memory *turnMemory
 }
 
 var _ rooms.Player = (*Player)(nil)
@@ -183,7 +190,7 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	// NewChatCompletionService, not openai.NewClient: the client would
 	// read OPENAI_API_KEY, OPENAI_BASE_URL and the like from the process's
 	// environment, and only the operator's Endpoint may configure this.
-	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max), format: &formatMemory{}}, nil
+	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max), format: &formatMemory{}, breaker: newBreaker(Level(ep.Name)), memory: newTurnMemory()}, nil
 }
 
 // Endpoint returns the Player's endpoint (its key is not in it).
@@ -198,48 +205,50 @@ func (p *Player) PlayerLevel() rooms.PlayerLevel {
 	return rooms.PlayerLevel{Player: p, Fallback: "normal", Timeout: p.ep.Timeout}
 }
 
-// Move implements rooms.Player for "carcassonne": one chat completion
-// choosing among the view's numbered options. It returns an error wrapping
-// ErrView when seat has nothing to decide, ErrBusy when no request slot
-// freed up in time, ErrEndpoint when the request fails, ErrMalformed
-// (with the reason) or ErrNoOption for an answer that names no listed
-// option, or ctx's error. No error carries the key.
+// Move implements rooms.Player for "carcassonne": one decision per turn
+// (decide.go). In the tile phase one chat completion chooses a whole turn
+// among the numbered options (a placement with a meeple spot or none);
+// the placement is played and the meeple part remembered for the meeple
+// phase of the same turn, match and seat, which is answered from memory
+// without a request (or, when nothing is remembered, by a request listing
+// the meeple options alone). An answer that names no listed option is
+// refused and asked once more with the reason. It returns an error
+// wrapping ErrView when seat has nothing to decide, ErrBusy when no
+// request slot freed up in time, ErrEndpoint when a request fails,
+// ErrMalformed (with the reason) or ErrNoOption when the second answer
+// names no listed option either, or ctx's error. No error carries the key.
 func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
 	if req.Game != Game {
 		return "", nil, fmt.Errorf("%w: game %q", ErrView, req.Game)
 	}
-	pr, err := buildPrompt(req.View, req.Seat)
-	if err != nil {
-		return "", nil, err
-	}
-	numbers := make([]int, len(pr.options))
-	for i := range numbers {
-		numbers[i] = pr.first + i
-	}
-	a, err := p.complete(ctx, pr.system, pr.user, numbers)
-	if err != nil {
-		return "", nil, err
-	}
-	n, err := a.choice()
-	if err != nil {
-		return "", nil, p.safe(err)
-	}
-	o, ok := pr.option(n)
-	if !ok {
-		return "", nil, fmt.Errorf("%w: option %d is not listed (%d to %d)", ErrNoOption, n, pr.first, pr.first+len(pr.options)-1)
-	}
-	return o.name, o.args, nil
+	return p.decide(ctx, req)
 }
 
-// Check sends a tiny prompt and reports how long the answer took; the
-// error (wrapping ErrEndpoint, ErrBusy or ctx's) carries no key. It is what POST
+// Check makes one real decision, the way a room asks for one: Move on a
+// sample position (a two-seat game a few turns in, the tile phase of the
+// seat to move), within the endpoint's timeout, through its request
+// slots, circuit breaker and Retry-After wait. It reports the latency,
+// the option the answer named and the move, the tokens used and the
+// circuit's state; the error is Move's (no key). It is what POST
 // /llm/test runs.
-func (p *Player) Check(ctx context.Context) (time.Duration, error) {
+func (p *Player) Check(ctx context.Context) (CheckResult, error) {
+	req, err := sample()
+	if err != nil {
+		return CheckResult{Circuit: p.Circuit()}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, p.ep.Timeout)
 	defer cancel()
+	rec := &recorder{}
+	ctx = context.WithValue(ctx, recorderKey{}, rec)
 	t0 := time.Now()
-	_, err := p.complete(ctx, "You are a connectivity check.", `Reply with the JSON object {"option": 1}.`, []int{1})
-	return time.Since(t0), err
+	name, args, err := p.Move(ctx, req)
+	res := CheckResult{Latency: time.Since(t0)}
+	rec.fill(&res, req)
+	if err == nil {
+		res.Move, res.Args = name, args
+	}
+	res.Circuit = p.Circuit()
+	return res, err
 }
 
 // complete sends one system and one user message, once one of the
@@ -248,19 +257,32 @@ func (p *Player) Check(ctx context.Context) (time.Duration, error) {
 // are the listed options, for the JSON schema); when the endpoint answers
 // HTTP 400 to a response_format, it asks again at once without it (json_schema,
 // then json_object, then plain text) and remembers the one accepted.
-func (p *Player) complete(ctx context.Context, system, user string, numbers []int) (answer, error) {
+//
+// Before anything else it asks the endpoint's circuit breaker: while the
+// circuit is open, or a Retry-After the endpoint sent has not passed, it
+// sends nothing and returns an *UnavailableError at once (breaker.go).
+// What the request teaches about the endpoint goes back to the breaker.
+//
+// more continues the conversation after the user message, alternately an
+// assistant's answer and a user's reply (a refused answer and why: see
+// Player.ask).
+func (p *Player) complete(ctx context.Context, system, user string, numbers []int, more ...string) (answer, error) {
+	t, err := p.breaker.allow()
+	if err != nil {
+		return answer{}, err
+	}
+	verdict, failure := outcomeNone, ""
+	defer func() { p.breaker.done(t, verdict, failure) }()
 	if err := p.slots.acquire(ctx); err != nil {
 		return answer{}, err
 	}
 	defer p.slots.release()
+	rec := recorderFrom(ctx)
 	f := p.format.load()
 	for {
 		params := openai.ChatCompletionNewParams{
-			Model: p.ep.Model,
-			Messages: []openai.ChatCompletionMessageParamUnion{
-				openai.SystemMessage(system),
-				openai.UserMessage(user),
-			},
+			Model:       p.ep.Model,
+			Messages:    conversation(system, user, more),
 			MaxTokens:   openai.Int(int64(p.ep.MaxTokens)),
 			Temperature: openai.Float(*p.ep.Temperature),
 		}
@@ -268,14 +290,18 @@ func (p *Player) complete(ctx context.Context, system, user string, numbers []in
 			params.ResponseFormat = rf
 		}
 		resp, err := p.chat.New(ctx, params)
+		rec.sent()
 		var apiErr *openai.Error
 		if err != nil && f < formatText && ctx.Err() == nil && errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusBadRequest {
 			p.format.refused(f)
 			f++
 			continue
 		}
+		verdict = endpointOutcome(ctx, err)
 		if err != nil {
-			return answer{}, p.requestError(ctx, err, f)
+			rerr := p.requestError(ctx, err, f)
+			failure = strings.TrimPrefix(rerr.msg, p.Level()+": ")
+			return answer{}, rerr
 		}
 		if len(resp.Choices) == 0 {
 			return answer{}, fmt.Errorf("%w: the response has no choice", ErrEndpoint)
@@ -286,13 +312,15 @@ func (p *Player) complete(ctx context.Context, system, user string, numbers []in
 		// The key's text goes before any parsing or quoting: an error
 		// quotes only the start of an answer, and a cut key would not
 		// match any more.
-		return answer{
+		a := answer{
 			content:   p.key.scrub(m.Content),
 			null:      !m.JSON.Content.Valid(),
 			refusal:   p.key.scrub(m.Refusal),
 			reasoning: reasoning,
 			cutOff:    c.FinishReason == "length",
-		}, nil
+		}
+		rec.got(resp.Usage, a)
+		return a, nil
 	}
 }
 
@@ -302,16 +330,19 @@ func (p *Player) complete(ctx context.Context, system, user string, numbers []in
 //
 // An HTTP error names the status (as the SDK words it, "OpenAI API error:
 // 429 Too Many Requests"), the endpoint's message, the Retry-After it
-// asked for, and for a 400 the response_format refused last.
-func (p *Player) requestError(ctx context.Context, err error, f format) error {
+// asked for, and for a 400 the response_format refused last. A 429 or 503
+// with a Retry-After makes the breaker hold every request until then.
+func (p *Player) requestError(ctx context.Context, err error, f format) *safeError {
 	msg := err.Error()
 	var apiErr *openai.Error
+	var until time.Time
 	if errors.As(err, &apiErr) {
 		if m := strings.TrimSpace(apiErr.Message); m != "" {
 			msg += ": " + quote(p.key.scrub(m)) // scrubbed before quote cuts it
 		}
 		if apiErr.Response != nil {
-			if ra := retryAfter(apiErr.Response.Header.Get("Retry-After")); ra != "" {
+			var ra string
+			if until, ra = retryAfter(apiErr.Response.Header.Get("Retry-After"), p.breaker.now()); ra != "" {
 				msg += " (retry after " + ra + ")"
 			}
 		}
@@ -320,23 +351,31 @@ func (p *Player) requestError(ctx context.Context, err error, f format) error {
 		}
 	}
 	msg = p.key.scrub(msg)
+	if apiErr != nil && (apiErr.StatusCode == http.StatusTooManyRequests || apiErr.StatusCode == http.StatusServiceUnavailable) && !until.IsZero() {
+		p.breaker.hold(until, msg)
+	}
 	if cerr := ctx.Err(); cerr != nil {
 		return &safeError{msg: fmt.Sprintf("%s: %s", p.Level(), msg), is: []error{ErrEndpoint, cerr}}
 	}
 	return &safeError{msg: fmt.Sprintf("%s: %s", p.Level(), msg), is: []error{ErrEndpoint}}
 }
 
-// retryAfter reads a Retry-After header, seconds or an HTTP date, for an
-// error; "" when it is absent or neither.
-func retryAfter(h string) string {
+// retryAfter reads a Retry-After header, seconds or an HTTP date, as the
+// time it names (now plus the seconds) and the text an error shows ("7s",
+// or the date); zero and "" when it is absent or neither.
+func retryAfter(h string, now time.Time) (time.Time, string) {
 	h = strings.TrimSpace(h)
 	if n, err := strconv.Atoi(h); err == nil && n >= 0 {
-		return (time.Duration(n) * time.Second).String()
+		if n > int(math.MaxInt64/time.Second) { // past what a Duration holds
+			return now.Add(math.MaxInt64), h + "s"
+		}
+		d := time.Duration(n) * time.Second
+		return now.Add(d), d.String()
 	}
 	if t, err := http.ParseTime(h); err == nil {
-		return t.UTC().Format(time.RFC1123)
+		return t, t.UTC().Format(time.RFC1123)
 	}
-	return ""
+	return time.Time{}, ""
 }
 
 // safe replaces the key in err's text, keeping its sentinel.

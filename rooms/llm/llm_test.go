@@ -21,17 +21,14 @@ import (
 func TestMoveGoodAnswer(t *testing.T) {
 	tileView, meepleView, tileState, meepleState := views(t)
 	r := carcassonne.Rules{}
-	var tv carcassonne.View
-	_ = json.Unmarshal(tileView, &tv)
-	// Option 2 is the second rotation of the first placement, or the
-	// first rotation of the second.
-	x, y, rot := tv.Placements[0].X, tv.Placements[0].Y, 0
-	if rots := tv.Placements[0].Rotations; len(rots) > 1 {
-		rot = rots[1]
-	} else {
-		x, y, rot = tv.Placements[1].X, tv.Placements[1].Y, tv.Placements[1].Rotations[0]
+	// Option 2 of the tile phase: a placement (and the meeple part kept
+	// for the meeple phase).
+	pr, err := buildPrompt(tileView, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	wantTile := fmt.Sprintf(`[{"rotation":%d,"x":%d,"y":%d}]`, rot, x, y)
+	two, _ := pr.option(2)
+	wantTile := string(two.args)
 	var mv carcassonne.View
 	_ = json.Unmarshal(meepleView, &mv)
 	for _, c := range []struct {
@@ -65,7 +62,7 @@ func TestMoveGoodAnswer(t *testing.T) {
 			if f.models[0] != "test-model" {
 				t.Errorf("model %q", f.models[0])
 			}
-			if pr := f.lastPrompt(); !strings.Contains(pr, "Options:\n") || !strings.Contains(pr, `{"option": N}`) {
+			if pr := f.lastPrompt(); !strings.Contains(pr, "\nOptions") || !strings.Contains(pr, `{"option": N}`) {
 				t.Errorf("prompt without numbered options:\n%s", pr)
 			}
 		})
@@ -170,12 +167,12 @@ func TestKeyNeverLeaks(t *testing.T) {
 	}
 }
 
-// TestCheck: the connectivity check of POST /llm/test reports success
-// with a latency, and an HTTP error as ErrEndpoint.
+// TestCheck: the decision POST /llm/test makes reports success with a
+// latency, and an HTTP error as ErrEndpoint (breaker_test.go has the rest).
 func TestCheck(t *testing.T) {
 	ok := newFake(t, always(reply{content: `{"option": 1}`}))
-	if d, err := ok.player(t, time.Second).Check(context.Background()); err != nil || d <= 0 {
-		t.Errorf("Check = %v, %v; want a latency and no error", d, err)
+	if r, err := ok.player(t, time.Second).Check(context.Background()); err != nil || r.Latency <= 0 {
+		t.Errorf("Check = %+v, %v; want a latency and no error", r, err)
 	}
 	bad := newFake(t, always(reply{status: 503, content: `{}`}))
 	if _, err := bad.player(t, time.Second).Check(context.Background()); !errors.Is(err, ErrEndpoint) {
