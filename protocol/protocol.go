@@ -43,6 +43,7 @@ const (
 	TypeChat     = "chat"
 	TypeAutoplay = "autoplay"
 	TypeState    = "state"
+	TypePatch    = "patch"
 	TypeError    = "error"
 )
 
@@ -52,6 +53,7 @@ type ClientMessage struct {
 	PlayerID    *string         `json:"playerID,omitempty"`    // hello
 	Credentials string          `json:"credentials,omitempty"` // hello
 	Name        string          `json:"name,omitempty"`        // hello: a spectator's chat name (extension)
+	Patches     bool            `json:"patches,omitempty"`     // hello: send patch messages after the first state (extension)
 	ID          *int64          `json:"id,omitempty"`          // move
 	Move        string          `json:"move,omitempty"`        // move
 	Args        json.RawMessage `json:"args,omitempty"`        // move
@@ -151,6 +153,28 @@ type State struct {
 	// Clock is every seat's turn clock (an extension), in matches created
 	// with one.
 	Clock *ClockView `json:"clock,omitempty"`
+}
+
+// Patch is the server's patch message (an extension, for a connection
+// whose hello asked for patches): RFC 6902 operations that turn the view
+// the receiver holds at stateID Base (the last state message's fields but
+// type, stateID and ack, as patched since) into its view at StateID. A
+// change that keeps the stateID (presence, names) has StateID == Base.
+type Patch struct {
+	Type    string    `json:"type"`
+	StateID int64     `json:"stateID"`
+	Base    int64     `json:"base"`
+	Ack     *int64    `json:"ack,omitempty"`
+	Ops     []PatchOp `json:"ops"`
+}
+
+// PatchOp is one RFC 6902 operation. The server writes add, remove and
+// replace; ApplyPatch also takes move, copy and test.
+type PatchOp struct {
+	Op    string          `json:"op"`
+	Path  string          `json:"path"`
+	From  string          `json:"from,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // Error is the server's error message.

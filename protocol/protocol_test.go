@@ -25,6 +25,9 @@ func TestGolden(t *testing.T) {
 			Players: []Player{{ID: 0, Name: "Ann", IsConnected: true}, {ID: 1, IsBot: true, BotLevel: "normal", IsConnected: true}},
 			Log:     []LogEntry{{Turn: 2, PlayerID: "1", Move: "place", Args: json.RawMessage(`[7,7]`)}},
 			You:     "0"},
+		"patch": Patch{Type: TypePatch, StateID: 14, Base: 13, Ack: i64(7), Ops: []PatchOp{
+			{Op: "add", Path: "/G/tricks/-", Value: json.RawMessage(`{"leader":1,"plays":[]}`)},
+			{Op: "remove", Path: "/log/0"}, {Op: "replace", Path: "/players/1/isConnected", Value: json.RawMessage(`false`)}}},
 		"error": Error{Type: TypeError, Code: CodeInvalidMove, Message: "must follow suit", MessageZh: "必须跟出同花色", Ref: i64(7)},
 		"chat":  Chat{Type: TypeChat, From: "2", Name: "Ann", Text: "你好", At: 1760000000000},
 		"match": Match{MatchID: "m1", GameName: "gomoku", Players: []Player{{ID: 0, Name: "Ann"}, {ID: 1}},

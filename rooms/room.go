@@ -26,6 +26,7 @@ type room struct {
 	changed  int64 // Unix ms when the current state was adopted
 	viewers  map[*Viewer]struct{}
 	wire     wireCache   // encoded players and log, reused between changes
+	last     *frame      // the latest frame sent (its views are reused while the state stays)
 	presence map[int]int // live local connections per seat
 
 	events    <-chan Event

@@ -61,6 +61,9 @@ func (r *room) disconnect(v *Viewer) {
 		return
 	}
 	delete(r.viewers, v)
+	if len(r.viewers) == 0 {
+		r.last = nil // its encoded views serve only viewers
+	}
 	if v.seat < 0 {
 		return
 	}

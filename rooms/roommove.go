@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strconv"
 	"time"
 
@@ -201,14 +202,28 @@ func (c *wireCache) movesJSON(rec *Record) []byte {
 }
 
 // broadcast sends every viewer its own view. Views are computed once per
-// seat; the mover's message carries ack.
+// seat; the mover's message carries ack. A viewer that asked for patches
+// gets the changes to the view it holds instead (patch.go), computed once
+// per distinct pair of views.
 func (r *room) broadcast(mover *Viewer, ack *int64) {
 	if len(r.viewers) == 0 {
 		return
 	}
-	f := r.frame()
+	f := r.newFrame()
 	var sent seatCache // the message of each seat, for its other viewers
+	var ps *patchSet   // made for the first viewer that takes patches
 	for v := range r.viewers {
+		if v.patches {
+			if ps == nil {
+				ps = &patchSet{to: f}
+			}
+			a := (*int64)(nil)
+			if v == mover {
+				a = ack
+			}
+			r.sendPatch(v, ps, a)
+			continue
+		}
 		if v == mover {
 			r.send(v, f.encode(v.seat, ack))
 			continue
@@ -222,8 +237,22 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 	}
 }
 
+// sendState sends v the whole current view (a connection's first state,
+// a sync), reusing the last frame when it still shows the current record.
 func (r *room) sendState(v *Viewer, ack *int64) {
-	f := r.frame()
+	f := r.last
+	if f == nil || f.rec != r.rec || f.clock != nil { // a clock shows the time of each message
+		f = r.newFrame()
+	}
+	r.sendFull(v, f, ack)
+}
+
+// sendFull sends v its whole view in f; a patch viewer's next patch
+// starts from it.
+func (r *room) sendFull(v *Viewer, f *frame, ack *int64) {
+	if v.patches {
+		v.sent = sentView{f: f, seat: v.seat}
+	}
 	r.send(v, f.encode(v.seat, ack))
 }
 
@@ -246,6 +275,18 @@ func (c *seatCache) get(seat int) ([]byte, bool) {
 	return b, ok
 }
 
+// clone returns a copy that later puts on either do not change the other.
+func (c *seatCache) clone() seatCache {
+	n := *c
+	if c.more != nil {
+		n.more = make(map[int][]byte, len(c.more))
+		for k, v := range c.more {
+			n.more[k] = v
+		}
+	}
+	return n
+}
+
 func (c *seatCache) put(seat int, b []byte) {
 	if c.n < len(c.seats) {
 		c.seats[c.n], c.vals[c.n] = seat, b
@@ -260,21 +301,27 @@ func (c *seatCache) put(seat int, b []byte) {
 
 // frame holds what every viewer's state message shares, encoded once per
 // change; encode splices in each viewer's view, ack and seat, producing
-// exactly what json.Marshal(protocol.State) would (a test checks).
+// exactly what json.Marshal(protocol.State) would (a test checks). A frame
+// never changes once built but for the views it encodes on first use, so
+// a patch viewer's next patch is computed from the frame it was sent.
 type frame struct {
-	r            *room
-	head         []byte // {"type":"state","matchID":…,"stateID":N
-	ctx          []byte // the JSON of ctx, players and log, spliced in by encode
+	rec          *Record     // the record shown
+	st           games.State // its state, whose views these are
+	seq          int64       // the stateID on the wire
+	head         []byte      // {"type":"state","matchID":…,"stateID":N
+	ctx          []byte      // the JSON of ctx, players and log, spliced in by encode
 	players, log []byte
 	views        seatCache // each viewer's encoded G
 	// public: the game's view is the same for every viewer
 	// (games.Info.PublicView).
 	public bool
 	clock  []byte // the JSON of the clocks at this change; nil without a clock
+	// tops are the members of each view's G, for patches (patch.go).
+	tops map[int][]member
 }
 
-func (r *room) frame() frame {
-	f := frame{r: r, public: r.game.Info().PublicView}
+func (r *room) frame() *frame {
+	f := &frame{rec: r.rec, st: r.st, seq: r.rec.Seq, public: r.game.Info().PublicView}
 	f.head = make([]byte, 0, 64+len(r.id))
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)
@@ -289,20 +336,43 @@ func (r *room) frame() frame {
 	return f
 }
 
-func (f *frame) encode(seat int, ack *int64) []byte {
-	viewer := seat
-	if f.public {
-		viewer = games.Spectator // the same view for all: encode it once
+// newFrame is frame for a message about to be sent, remembered as the
+// room's last. A change that left the game's state as it was (presence,
+// a rename, a seat taken) shows the same views, so the last frame's
+// encodings of them are reused instead of built again.
+func (r *room) newFrame() *frame {
+	f := r.frame()
+	if l := r.last; l != nil && (sameSlice(l.rec.State, r.rec.State) || bytes.Equal(l.rec.State, r.rec.State)) {
+		f.views, f.tops = l.views.clone(), maps.Clone(l.tops)
 	}
+	r.last = f
+	return f
+}
+
+// viewOf is the view seat sees in f: its own, or the one public view.
+func (f *frame) viewOf(seat int) int {
+	if f.public {
+		return games.Spectator // the same view for all: encode it once
+	}
+	return seat
+}
+
+// g returns the encoded view (G) of viewer, encoding it on first use.
+func (f *frame) g(viewer int) []byte {
 	g, ok := f.views.get(viewer)
 	if !ok {
 		var err error
-		if g, err = f.r.st.AppendView(nil, viewer); err != nil {
+		if g, err = f.st.AppendView(nil, viewer); err != nil {
 			panic("rooms: encode view: " + err.Error()) // as mustMarshal: a bug in the game
 		}
 		f.views.put(viewer, g)
 	}
-	b := make([]byte, 0, len(f.head)+len(g)+len(f.ctx)+len(f.players)+len(f.log)+80)
+	return g
+}
+
+func (f *frame) encode(seat int, ack *int64) []byte {
+	g := f.g(f.viewOf(seat))
+	b := make([]byte, 0, f.fullLen(g))
 	b = append(b, f.head...)
 	if ack != nil {
 		b = append(b, `,"ack":`...)
@@ -317,18 +387,28 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 	b = append(b, `,"log":`...)
 	b = append(b, f.log...)
 	b = append(b, `,"you":`...)
-	if seat >= 0 {
-		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(seat), 10)
-		b = append(b, '"')
-	} else {
-		b = append(b, `""`...)
-	}
+	b = appendYou(b, seat)
 	if f.clock != nil {
 		b = append(b, `,"clock":`...)
 		b = append(b, f.clock...)
 	}
 	return append(b, '}')
+}
+
+// fullLen is about the length of a state message with view g, ack and
+// seat included.
+func (f *frame) fullLen(g []byte) int {
+	return len(f.head) + len(g) + len(f.ctx) + len(f.players) + len(f.log) + len(f.clock) + 80
+}
+
+// appendYou appends the JSON of the wire "you" for seat.
+func appendYou(b []byte, seat int) []byte {
+	if seat < 0 {
+		return append(b, `""`...)
+	}
+	b = append(b, '"')
+	b = strconv.AppendInt(b, int64(seat), 10)
+	return append(b, '"')
 }
 
 // wireCache keeps the encoded players list and log between changes: most

@@ -17,8 +17,10 @@ import (
 // Every state message is the whole view, so a sink that falls behind may
 // drop the queued ones Superseded reports once a newer state message is
 // queued, rather than give up: the viewer then sees the latest state, not
-// each one in between. It must keep every other message (acked states,
-// errors, chat) in order.
+// each one in between. A state message whose next state or patch message
+// in the queue is a patch is the one that patch applies to, so it is kept
+// (Droppable says which queued messages may go). The sink must keep every
+// other message (acked states, patches, errors, chat) in order.
 type Sink interface {
 	Send(msg []byte) bool
 	Close()
@@ -39,11 +41,37 @@ func Superseded(msg []byte) bool {
 	return g >= 0 && !bytes.Contains(rest[:g], []byte(`,"ack":`))
 }
 
+// IsPatch reports whether msg is a patch message, as the room writes it.
+func IsPatch(msg []byte) bool { return bytes.HasPrefix(msg, []byte(patchHead)) }
+
+// Droppable reports, for each message of a sink's queue (oldest first),
+// whether a newer state message queued after them all makes it redundant:
+// a state message without ack (Superseded) unless the next state or patch
+// message after it is a patch, which applies to it. Patches never are:
+// each applies to what the one before it made.
+func Droppable(queue [][]byte) []bool {
+	out := make([]bool, len(queue))
+	patchNext := false // the nearest state or patch after i is a patch
+	for i := len(queue) - 1; i >= 0; i-- {
+		switch msg := queue[i]; {
+		case IsPatch(msg):
+			patchNext = true
+		case bytes.HasPrefix(msg, []byte(`{"type":"state"`)):
+			out[i] = !patchNext && Superseded(msg)
+			patchNext = false
+		}
+	}
+	return out
+}
+
 // Hello is who a connection says it is.
 type Hello struct {
 	PlayerID    *string // nil to spectate
 	Credentials string
 	Name        string // a spectator's chat name (optional)
+	// Patches asks for patch messages after the first state instead of a
+	// whole state on every change (docs/api.md, "Patches").
+	Patches bool
 }
 
 // Viewer is one live connection to a match. Its methods may be called from
@@ -53,10 +81,13 @@ type Viewer struct {
 	m    *Manager
 	r    *room
 	sink Sink
-	// seat, credHash and name are owned by the room goroutine.
+	// patches: the connection takes patch messages (Hello.Patches).
+	patches bool
+	// seat, credHash, name and sent are owned by the room goroutine.
 	seat     int
 	credHash string
 	name     string
+	sent     sentView // what a patch viewer holds: the last view sent to it
 }
 
 // Connect attaches a connection to a match. On success the room has already
@@ -67,7 +98,7 @@ func (m *Manager) Connect(ctx context.Context, gameName, id string, h Hello, sin
 	if err != nil {
 		return nil, err
 	}
-	v := &Viewer{m: m, sink: sink, seat: -1}
+	v := &Viewer{m: m, sink: sink, seat: -1, patches: h.Patches}
 	reply := make(chan error, 1)
 	if err := m.post(id, g, cmdConnect{v: v, hello: h, game: gameName, reply: reply}); err != nil {
 		return nil, err

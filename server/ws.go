@@ -74,12 +74,14 @@ func (c *conn) Send(b []byte) bool {
 }
 
 // dropSuperseded removes the queued state messages a newer one makes
-// redundant (rooms.Superseded), keeping the rest in order, and reports
-// whether that made room; c.mu must be held.
+// redundant (rooms.Droppable: never one a patch message follows, which
+// that patch applies to), keeping the rest in order, and reports whether
+// that made room; c.mu must be held.
 func (c *conn) dropSuperseded() bool {
+	drop := rooms.Droppable(c.queue)
 	kept := c.queue[:0]
-	for _, f := range c.queue {
-		if !rooms.Superseded(f) {
+	for i, f := range c.queue {
+		if !drop[i] {
 			kept = append(kept, f)
 		}
 	}
@@ -425,7 +427,7 @@ func (c *conn) hello(game, matchID string, limiter *rate.Limiter) *rooms.Viewer 
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		v, err := c.s.cfg.Rooms.Connect(ctx, game, matchID, rooms.Hello{PlayerID: m.PlayerID, Credentials: m.Credentials, Name: m.Name}, c)
+		v, err := c.s.cfg.Rooms.Connect(ctx, game, matchID, rooms.Hello{PlayerID: m.PlayerID, Credentials: m.Credentials, Name: m.Name, Patches: m.Patches}, c)
 		cancel()
 		if err == nil {
 			return v

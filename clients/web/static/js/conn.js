@@ -2,6 +2,14 @@
 // seat's credentials (or as a spectator), hands every state, error and chat
 // message to its callbacks, keys move promises by the move id, and
 // reconnects with exponential backoff, then sends a sync.
+//
+// It asks for patches (docs/api.md, "Patches"): after the first state the
+// server sends only what changed, and conn applies it to the view it
+// holds, so onState gets the very state object a full state message would
+// have given. A patch that does not start from the view held (a gap) or
+// does not apply makes it send a sync and wait for the whole state.
+
+import { applyPatch } from "./patch.js";
 
 const BACKOFF_MIN_MS = 500; // first retry delay
 const BACKOFF_MAX_MS = 10000; // the delay doubles up to this
@@ -28,6 +36,10 @@ export class Conn {
     this.everOpen = false;
     this.retryTimer = null;
     this.lastState = null;
+    this.view = null; // the view held: the last state's fields but type, stateID and ack, as patched since
+    this.viewID = null; // its stateID
+    this.resyncing = false; // a sync was sent for a gap: patches wait for the state
+    this.heldAcks = []; // acks of patches skipped while resyncing: the next state settles them
   }
 
   /** start opens the connection; call it once. */
@@ -63,9 +75,12 @@ export class Conn {
     }
     this.ws = ws;
     this.gotState = false;
+    this.view = null;
+    this.resyncing = false;
     ws.onopen = () => {
       const seat = this.opts.seat;
       const hello = seat ? { type: "hello", playerID: seat.playerID, credentials: seat.credentials } : { type: "hello" };
+      hello.patches = true;
       ws.send(JSON.stringify(hello));
       if (this.everOpen) ws.send(JSON.stringify({ type: "sync" }));
     };
@@ -97,16 +112,40 @@ export class Conn {
       case "state": {
         // The page is drawn from ctx and players: a state without them is
         // not one this client understands, so it is dropped, not drawn.
-        if (!msg.ctx || typeof msg.ctx !== "object" || !Array.isArray(msg.players)) return;
-        if (!this.gotState) {
-          this.gotState = true;
-          this.everOpen = true;
-          this.attempt = 0;
-          this.status("open");
+        if (!usable(msg)) return;
+        // The view held is a copy of its own: the page may change msg.
+        this.view = viewOf(JSON.parse(data));
+        this.viewID = msg.stateID;
+        this.resyncing = false;
+        const held = this.heldAcks;
+        this.heldAcks = [];
+        this.deliver(msg);
+        for (const id of held) this.settle(id, true, msg);
+        break;
+      }
+      case "patch": {
+        const ack = msg.ack !== undefined && msg.ack !== null ? msg.ack : null;
+        let view = null;
+        if (!this.resyncing && this.view && msg.base === this.viewID) {
+          try {
+            view = applyPatch(this.view, msg.ops);
+          } catch (_) {
+            view = null;
+          }
         }
-        this.lastState = msg;
-        if (msg.ack !== undefined && msg.ack !== null) this.settle(msg.ack, true, msg);
-        if (this.opts.onState) this.opts.onState(msg);
+        const state = view && stateOf(view, msg);
+        if (!state || !usable(state)) {
+          // A gap, or a patch that does not apply: ask for the whole view.
+          if (ack !== null) this.heldAcks.push(ack);
+          if (!this.resyncing) {
+            this.resyncing = true;
+            this.sync();
+          }
+          return;
+        }
+        this.view = view;
+        this.viewID = msg.stateID;
+        this.deliver(state);
         break;
       }
       case "error": {
@@ -124,6 +163,19 @@ export class Conn {
         break;
       default:
     }
+  }
+
+  /** deliver hands a state to the page, as the state message it is. */
+  deliver(msg) {
+    if (!this.gotState) {
+      this.gotState = true;
+      this.everOpen = true;
+      this.attempt = 0;
+      this.status("open");
+    }
+    this.lastState = msg;
+    if (msg.ack !== undefined && msg.ack !== null) this.settle(msg.ack, true, msg);
+    if (this.opts.onState) this.opts.onState(msg);
   }
 
   settle(id, ok, value) {
@@ -202,4 +254,30 @@ export class Conn {
     }
     this.status("closed");
   }
+}
+
+// usable: the page is drawn from ctx and players.
+function usable(msg) {
+  return !!msg.ctx && typeof msg.ctx === "object" && Array.isArray(msg.players);
+}
+
+// viewOf is what a state message leaves to patch: all but type, stateID
+// and ack, in the message's order.
+function viewOf(msg) {
+  const view = { ...msg };
+  delete view.type;
+  delete view.stateID;
+  delete view.ack;
+  return view;
+}
+
+// stateOf is the state message a patch stands for: a copy of the view
+// (the page may change it; the view held must stay as the server has it),
+// its fields in the order a state message has them.
+function stateOf(view, patch) {
+  const copy = typeof structuredClone === "function" ? structuredClone(view) : JSON.parse(JSON.stringify(view));
+  const state = { type: "state", matchID: copy.matchID, stateID: patch.stateID };
+  if (patch.ack !== undefined && patch.ack !== null) state.ack = patch.ack;
+  for (const k of Object.keys(copy)) if (k !== "matchID") state[k] = copy[k];
+  return state;
 }

@@ -1,0 +1,126 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gongzhu"
+	"github.com/chaguan/chaguan/server"
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+// TestPatchJS runs the client's JavaScript tests (jstest/*.test.mjs:
+// static/js/patch.js and the patches in static/js/conn.js) with node's own
+// test runner, when node is on PATH. It first records, from a real
+// server, what a patch client and a full client watching the same Gong
+// Zhu table of bots are sent, change by change; the tests then check that
+// conn.js turns every patch into exactly the full client's state.
+func TestPatchJS(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH: the JavaScript tests in clients/web/jstest did not run")
+	}
+	fixture := filepath.Join(t.TempDir(), "gongzhu-messages.json")
+	recordPatchFixture(t, fixture, 300)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "--test", "jstest/")
+	cmd.Env = append(os.Environ(), "CHAGUAN_PATCH_FIXTURE="+fixture)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node --test jstest/: %v\n%s", err, out)
+	}
+	// Each test must have run: the fixture's too.
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "# skipped ") && line != "# skipped 0" {
+			t.Fatalf("node skipped tests:\n%s", out)
+		}
+	}
+	t.Logf("%s", out[max(0, bytes.LastIndex(out, []byte("# tests"))):])
+}
+
+// recordPatchFixture writes to path n pairs [patch client's message, full
+// client's message], one pair per change of a Gong Zhu table of four bots
+// both watch, matched by stateID (every change there is a move).
+func recordPatchFixture(t *testing.T, path string, n int) {
+	t.Helper()
+	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game), BotDelay: 5 * time.Millisecond,
+		WS: server.WSConfig{SendBuffer: 4096}})
+	id := createBotTable(t, srv.URL)
+	full := dialWS(t, srv.URL, id, `{"type":"hello"}`)
+	patched := dialWS(t, srv.URL, id, `{"type":"hello","patches":true}`)
+	sid := func(msg []byte) int64 {
+		var h struct {
+			StateID int64 `json:"stateID"`
+		}
+		if err := json.Unmarshal(msg, &h); err != nil {
+			t.Fatalf("bad message %s", msg)
+		}
+		return h.StateID
+	}
+	var pairs [][2]string
+	var fullMsg []byte
+	for len(pairs) < n {
+		p := readWS(t, patched)
+		for fullMsg == nil || sid(fullMsg) < sid(p) {
+			fullMsg = readWS(t, full)
+		}
+		if sid(fullMsg) != sid(p) {
+			t.Fatalf("the full client went from before %d to %d", sid(p), sid(fullMsg))
+		}
+		pairs = append(pairs, [2]string{string(p), string(fullMsg)})
+	}
+	b, _ := json.Marshal(pairs)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func createBotTable(t *testing.T, base string) string {
+	t.Helper()
+	var out struct {
+		MatchID string `json:"matchID"`
+	}
+	postJSON(t, base, "/games/gongzhu/create", map[string]any{"numPlayers": 4,
+		"bots": map[string]string{"0": "easy", "1": "easy", "2": "easy", "3": "easy"}}, &out)
+	return out.MatchID
+}
+
+// dialWS opens a spectator's WebSocket and says hello.
+func dialWS(t *testing.T, base, id, hello string) *websocket.Conn {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(base, "http")+"/games/gongzhu/"+id+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.WriteMessage(websocket.TextMessage, []byte(hello)); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// readWS returns the next state or patch message (a failure guard of 30 s).
+func readWS(t *testing.T, c *websocket.Conn) []byte {
+	t.Helper()
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		_, b, err := c.ReadMessage()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.HasPrefix(b, []byte(`{"type":"state"`)) || bytes.HasPrefix(b, []byte(`{"type":"patch"`)) {
+			return b
+		}
+	}
+}

@@ -1,0 +1,905 @@
+package rooms
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"strconv"
+)
+
+// This file writes patch messages: RFC 6902 JSON Patch operations that
+// turn the view a connection holds into its new one, for connections that
+// asked for them in their hello (docs/api.md, "Patches"). The diff works
+// on the encoded JSON itself: values are compared as bytes and copied into
+// the operations as they are, never decoded and encoded again, so an
+// operation's value is exactly the bytes a full state would carry.
+//
+// It is specialised for the way views change: a history that grows (a
+// log, the finished tricks and rounds, a board's tiles, a game record)
+// gets one "add" at "/…/-" per new entry; a window that drops its oldest
+// entries as it grows (the log's newest 20, the history's newest 100)
+// gets "remove" at "/…/0" and the new entries appended; any other array
+// is compared index by index. A subtree whose operations would be longer
+// than its new value is replaced whole, so a patch is never much longer
+// than what it changes.
+
+// errBadJSON is a value the diff cannot split; the caller sends a full
+// state instead.
+var errBadJSON = errors.New("rooms: patch: malformed JSON")
+
+// member is one member of an object (key is the raw JSON string, quotes
+// included) or one element of an array (key is nil).
+type member struct {
+	key, val []byte
+}
+
+// differ appends the operations turning one JSON value into another.
+type differ struct {
+	out  []byte   // the operations so far, comma-separated, no brackets
+	path []byte   // the JSON Pointer of the value compared (RFC 6901)
+	mem  []member // a stack of split objects and arrays, reused
+	// known are values already split (a frame's views: see
+	// frame.members), so that split need not scan them again.
+	known [2]struct {
+		js  []byte
+		mem []member
+	}
+	// memo, when set, keeps the operations of each member of the top
+	// object diffed (G): the views of one move share most of their
+	// members, whose changes are then worked out once.
+	memo *[]memoOps
+}
+
+// memoOps are the operations that turned member key's value a into b.
+type memoOps struct {
+	key, a, b, ops []byte
+}
+
+// diff appends to d.out the operations turning a into b at d.path. Both
+// must be valid JSON (as the room's encoders write it).
+func (d *differ) diff(a, b []byte) error {
+	a, b = trimSpace(a), trimSpace(b)
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	if len(a) == 0 || len(b) == 0 {
+		return errBadJSON
+	}
+	var compare func(a, b []byte) error
+	switch {
+	case a[0] == '{' && b[0] == '{':
+		compare = d.object
+	case a[0] == '[' && b[0] == '[':
+		compare = d.array
+	default:
+		d.op(opReplace, nil, b)
+		return nil
+	}
+	mark := len(d.out)
+	if err := compare(a, b); err != nil {
+		return err
+	}
+	// Replace the whole subtree when that is shorter than its changes.
+	if len(d.out)-mark > d.replaceLen(b) {
+		d.out = d.out[:mark]
+		d.op(opReplace, nil, b)
+	}
+	return nil
+}
+
+// replaceLen is about the length of one replace operation of value b at
+// d.path (the path counted as written, before any escaping).
+func (d *differ) replaceLen(b []byte) int {
+	return len(`,{"op":"replace","path":"","value":}`) + len(d.path) + len(b)
+}
+
+// object compares two objects member by member. A member that only b
+// has is added, which appends it to the object on the client; when that
+// would leave the members in another order than b's (a new member before
+// an old one), the object is replaced whole, so the client's object has
+// b's order and shows exactly what a full state would.
+func (d *differ) object(a, b []byte) error {
+	start := len(d.mem)
+	defer func() { d.mem = d.mem[:start] }()
+	if err := d.split(a, true); err != nil {
+		return err
+	}
+	mid := len(d.mem)
+	if err := d.split(b, true); err != nil {
+		return err
+	}
+	am, bm := d.mem[start:mid], d.mem[mid:]
+	// at[i] is the index in am of bm[i]'s key, or -1; kept on the stack
+	// for the usual small object.
+	var buf [24]int
+	at := buf[:0]
+	if len(bm) > len(buf) {
+		at = make([]int, 0, len(bm))
+	}
+	if hasDuplicates(am) || hasDuplicates(bm) {
+		return errBadJSON // no encoder of ours writes one; which would count?
+	}
+	last, added, ordered := -1, false, true
+	hint := 0
+	for _, m := range bm {
+		j := find(am, m.key, hint)
+		at = append(at, j)
+		switch {
+		case j < 0:
+			added = true
+		case added || j < last:
+			ordered = false
+		default:
+			last, hint = j, j+1
+		}
+	}
+	if !ordered {
+		d.op(opReplace, nil, b)
+		return nil
+	}
+	for i, m := range am {
+		if find(bm, m.key, i) < 0 {
+			if err := d.withKey(m.key, func() error { d.op(opRemove, nil, nil); return nil }); err != nil {
+				return err
+			}
+		}
+	}
+	memo := d.memo
+	d.memo = nil // only for the top object's own members
+	defer func() { d.memo = memo }()
+	for i, m := range bm {
+		j := at[i]
+		if j < 0 || bytes.Equal(am[j].val, m.val) {
+			continue
+		}
+		if memo != nil {
+			if ops, ok := findMemo(*memo, m.key, am[j].val, m.val); ok {
+				d.appendOps(ops)
+				continue
+			}
+		}
+		mark := len(d.out)
+		if err := d.withKey(m.key, func() error { return d.diff(am[j].val, m.val) }); err != nil {
+			return err
+		}
+		if memo != nil {
+			ops := bytes.TrimPrefix(d.out[mark:], []byte{','})
+			*memo = append(*memo, memoOps{key: m.key, a: am[j].val, b: m.val, ops: bytes.Clone(ops)})
+		}
+	}
+	for i, m := range bm {
+		if at[i] < 0 {
+			if err := d.withKey(m.key, func() error { d.op(opAdd, nil, m.val); return nil }); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hasDuplicates reports whether two of ms have the same key.
+func hasDuplicates(ms []member) bool {
+	for _, m := range ms {
+		if bytes.IndexByte(m.key, '\\') >= 0 { // compare the keys as decoded
+			seen := make(map[string]struct{}, len(ms))
+			for _, m := range ms {
+				var k string
+				if json.Unmarshal(m.key, &k) != nil {
+					return true
+				}
+				if _, ok := seen[k]; ok {
+					return true
+				}
+				seen[k] = struct{}{}
+			}
+			return false
+		}
+	}
+	if len(ms) > 16 {
+		seen := make(map[string]struct{}, len(ms))
+		for _, m := range ms {
+			if _, ok := seen[string(m.key)]; ok {
+				return true
+			}
+			seen[string(m.key)] = struct{}{}
+		}
+		return false
+	}
+	for i := range ms {
+		for j := i + 1; j < len(ms); j++ {
+			if bytes.Equal(ms[i].key, ms[j].key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findMemo returns the operations memo holds for member key from a to b.
+func findMemo(memo []memoOps, key, a, b []byte) ([]byte, bool) {
+	for _, m := range memo {
+		if bytes.Equal(m.key, key) && bytes.Equal(m.a, a) && bytes.Equal(m.b, b) {
+			return m.ops, true
+		}
+	}
+	return nil, false
+}
+
+// appendOps appends operations (comma-separated, as op writes them).
+func (d *differ) appendOps(ops []byte) {
+	if len(ops) == 0 {
+		return
+	}
+	if len(d.out) > 0 {
+		d.out = append(d.out, ',')
+	}
+	d.out = append(d.out, ops...)
+}
+
+// find returns the index in ms of the member whose key is key, looking
+// from hint on first (members usually come in the same order), or -1.
+func find(ms []member, key []byte, hint int) int {
+	hint = min(max(hint, 0), len(ms))
+	for i := hint; i < len(ms); i++ {
+		if bytes.Equal(ms[i].key, key) {
+			return i
+		}
+	}
+	for i := 0; i < hint; i++ {
+		if bytes.Equal(ms[i].key, key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// array compares two arrays: b extending a is appended to; b extending
+// what is left of a once its first entries are gone (a window moving on)
+// removes those and appends; anything else is compared index by index.
+func (d *differ) array(a, b []byte) error {
+	start := len(d.mem)
+	defer func() { d.mem = d.mem[:start] }()
+	if err := d.split(a, false); err != nil {
+		return err
+	}
+	mid := len(d.mem)
+	if err := d.split(b, false); err != nil {
+		return err
+	}
+	ae, be := d.mem[start:mid], d.mem[mid:]
+	p := 0
+	for p < len(ae) && p < len(be) && bytes.Equal(ae[p].val, be[p].val) {
+		p++
+	}
+	if p == len(ae) {
+		d.appendAll(be[p:])
+		return nil
+	}
+	// A window that moved on: cheaper than comparing index by index when
+	// nothing was in common at the start, or when its few operations are
+	// fewer than the entries from the first difference on.
+	if len(be) > 0 {
+		if s := shift(ae, be); s > 0 && (p == 0 || s+len(be)-(len(ae)-s) <= len(ae)-p) {
+			for range s {
+				d.op(opRemove, []byte("/0"), nil)
+			}
+			d.appendAll(be[len(ae)-s:])
+			return nil
+		}
+	}
+	// One entry taken out (a card played from a hand) or put in (a card
+	// into a sorted list) at p.
+	if len(ae) == len(be)+1 && sameVals(ae[p+1:], be[p:]) {
+		d.op(opRemove, strconv.AppendInt([]byte{'/'}, int64(p), 10), nil)
+		return nil
+	}
+	if len(be) == len(ae)+1 && sameVals(ae[p:], be[p+1:]) {
+		if p == len(ae) {
+			d.appendAll(be[p:])
+		} else {
+			d.op(opAdd, strconv.AppendInt([]byte{'/'}, int64(p), 10), be[p].val)
+		}
+		return nil
+	}
+	n := min(len(ae), len(be))
+	for i := p; i < n; i++ {
+		mark := len(d.path)
+		d.path = append(d.path, '/')
+		d.path = strconv.AppendInt(d.path, int64(i), 10)
+		err := d.diff(ae[i].val, be[i].val)
+		d.path = d.path[:mark]
+		if err != nil {
+			return err
+		}
+	}
+	d.appendAll(be[n:])
+	for i := len(ae) - 1; i >= len(be); i-- {
+		d.op(opRemove, strconv.AppendInt([]byte{'/'}, int64(i), 10), nil)
+	}
+	return nil
+}
+
+// shift returns s > 0 when ae[s:] begins be (the array lost its first s
+// entries, then maybe grew), trying the few places where be's first entry
+// appears in ae; 0 when there is none.
+func shift(ae, be []member) int {
+	tries := 0
+	for s := 1; s < len(ae) && tries < 4; s++ {
+		if !bytes.Equal(ae[s].val, be[0].val) {
+			continue
+		}
+		tries++
+		if len(ae)-s > len(be) {
+			return 0 // a later s leaves even more to match
+		}
+		ok := true
+		for i := s + 1; i < len(ae); i++ {
+			if !bytes.Equal(ae[i].val, be[i-s].val) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return s
+		}
+	}
+	return 0
+}
+
+// appendAll adds each of es at the end of the array at d.path.
+func (d *differ) appendAll(es []member) {
+	for _, e := range es {
+		d.op(opAdd, []byte("/-"), e.val)
+	}
+}
+
+// withKey runs fn with d.path extended by the object key raw (a JSON
+// string, as encoded), escaped as RFC 6901 wants.
+func (d *differ) withKey(raw []byte, fn func() error) error {
+	mark := len(d.path)
+	defer func() { d.path = d.path[:mark] }()
+	d.path = append(d.path, '/')
+	key := raw[1 : len(raw)-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return errBadJSON
+		}
+		key = []byte(s)
+	}
+	for _, c := range key {
+		switch c {
+		case '~':
+			d.path = append(d.path, '~', '0')
+		case '/':
+			d.path = append(d.path, '~', '1')
+		default:
+			d.path = append(d.path, c)
+		}
+	}
+	return fn()
+}
+
+const (
+	opAdd     = `{"op":"add","path":`
+	opRemove  = `{"op":"remove","path":`
+	opReplace = `{"op":"replace","path":`
+)
+
+// op appends one operation at d.path followed by tail (an array index,
+// "/-" or nil); value is nil for a remove.
+func (d *differ) op(kind string, tail, value []byte) {
+	if len(d.out) > 0 {
+		d.out = append(d.out, ',')
+	}
+	d.out = append(d.out, kind...)
+	d.out = appendPointer(d.out, d.path, tail)
+	if value != nil {
+		d.out = append(d.out, `,"value":`...)
+		d.out = append(d.out, value...)
+	}
+	d.out = append(d.out, '}')
+}
+
+// appendPointer appends path+tail as a JSON string.
+func appendPointer(b, path, tail []byte) []byte {
+	plain := true
+	for _, part := range [2][]byte{path, tail} {
+		for _, c := range part {
+			if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				plain = false
+			}
+		}
+	}
+	if !plain {
+		return append(b, mustMarshal(string(path)+string(tail))...)
+	}
+	b = append(b, '"')
+	b = append(b, path...)
+	b = append(b, tail...)
+	return append(b, '"')
+}
+
+// split appends the members of the object (keyed) or the elements of the
+// array js to d.mem.
+func (d *differ) split(js []byte, keyed bool) error {
+	for _, k := range d.known {
+		if k.mem != nil && sameSlice(k.js, js) {
+			d.mem = append(d.mem, k.mem...)
+			return nil
+		}
+	}
+	return d.splitAfter(js, 0, keyed, nil)
+}
+
+// splitAfter appends the members of the container js that follow the
+// value or opening bracket ending at i; stop, when given, is told the end
+// of each member and ends the split early when it returns true.
+func (d *differ) splitAfter(js []byte, i int, keyed bool, stop func(end int) bool) error {
+	closer := byte(']')
+	if keyed {
+		closer = '}'
+	}
+	if i == 0 { // the opening bracket
+		if i = skipSpace(js, 1); i < len(js) && js[i] == closer {
+			if len(trimSpace(js[i+1:])) > 0 {
+				return errBadJSON
+			}
+			return nil
+		}
+	} else {
+		switch i = skipSpace(js, i); {
+		case i >= len(js):
+			return errBadJSON
+		case js[i] == closer:
+			return nil
+		case js[i] != ',':
+			return errBadJSON
+		}
+		i = skipSpace(js, i+1)
+	}
+	for {
+		var m member
+		if keyed {
+			if i >= len(js) || js[i] != '"' {
+				return errBadJSON
+			}
+			end, err := skipString(js, i)
+			if err != nil {
+				return err
+			}
+			m.key = js[i:end]
+			i = skipSpace(js, end)
+			if i >= len(js) || js[i] != ':' {
+				return errBadJSON
+			}
+			i = skipSpace(js, i+1)
+		}
+		end, err := skipValue(js, i)
+		if err != nil {
+			return err
+		}
+		m.val = js[i:end]
+		d.mem = append(d.mem, m)
+		if stop != nil && stop(end) {
+			return nil
+		}
+		i = skipSpace(js, end)
+		if i >= len(js) {
+			return errBadJSON
+		}
+		switch js[i] {
+		case ',':
+			i = skipSpace(js, i+1)
+		case closer:
+			if len(trimSpace(js[i+1:])) > 0 {
+				return errBadJSON
+			}
+			return nil
+		default:
+			return errBadJSON
+		}
+	}
+}
+
+// splitLike appends the members of the object b to d.mem, knowing the
+// members am of the object a: the members that lie in a's and b's common
+// prefix, and those in their common suffix, are a's, moved into b, so only
+// the part that changed is scanned. A move changes a few members of a
+// 20 KB view, most of whose bytes (a history, a scoreboard) stay.
+func (d *differ) splitLike(a []byte, am []member, b []byte) error {
+	n := min(len(a), len(b))
+	p := commonPrefix(a, b)
+	s := min(commonSuffix(a, b), n-p)
+	delta := len(b) - len(a)
+	k := 0
+	for k < len(am) && offset(a, am[k].val)+len(am[k].val) < p {
+		d.mem = append(d.mem, moved(a, am[k], b, 0))
+		k++
+	}
+	at := 0
+	if k > 0 {
+		at = offset(a, am[k-1].val) + len(am[k-1].val)
+	}
+	j, from := k, len(b)-s
+	return d.splitAfter(b, at, true, func(end int) bool {
+		if end < from {
+			return false
+		}
+		// b from end on is a from end-delta on: if a member of a ends
+		// there, the members after it are the same.
+		ea := end - delta
+		for j < len(am) && offset(a, am[j].val)+len(am[j].val) < ea {
+			j++
+		}
+		if j >= len(am) || offset(a, am[j].val)+len(am[j].val) != ea {
+			return false
+		}
+		for _, m := range am[j+1:] {
+			d.mem = append(d.mem, moved(a, m, b, delta))
+		}
+		return true
+	})
+}
+
+// offset is where sub, a slice of base, starts in base.
+func offset(base, sub []byte) int { return cap(base) - cap(sub) }
+
+// moved is m, a member of a, as the same bytes delta further on in b.
+func moved(a []byte, m member, b []byte, delta int) member {
+	ko, vo := offset(a, m.key)+delta, offset(a, m.val)+delta
+	return member{key: b[ko : ko+len(m.key)], val: b[vo : vo+len(m.val)]}
+}
+
+// commonPrefix is the length of the longest common prefix of a and b:
+// found a chunk at a time with bytes.Equal (vectorised), then in the
+// chunk that differs.
+func commonPrefix(a, b []byte) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+256 <= n && bytes.Equal(a[i:i+256], b[i:i+256]); i += 256 {
+	}
+	for ; i+8 <= n && binary.LittleEndian.Uint64(a[i:]) == binary.LittleEndian.Uint64(b[i:]); i += 8 {
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is the length of the longest common suffix of a and b.
+func commonSuffix(a, b []byte) int {
+	n := min(len(a), len(b))
+	a, b = a[len(a)-n:], b[len(b)-n:]
+	i := 0 // bytes matched at the end
+	for ; i+256 <= n && bytes.Equal(a[n-i-256:n-i], b[n-i-256:n-i]); i += 256 {
+	}
+	for ; i+8 <= n && binary.LittleEndian.Uint64(a[n-i-8:]) == binary.LittleEndian.Uint64(b[n-i-8:]); i += 8 {
+	}
+	for i < n && a[n-1-i] == b[n-1-i] {
+		i++
+	}
+	return i
+}
+
+// structural marks the bytes that matter when skipping a container.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
+
+// skipValue returns the index just past the JSON value that starts at i.
+func skipValue(js []byte, i int) (int, error) {
+	if i >= len(js) {
+		return 0, errBadJSON
+	}
+	switch js[i] {
+	case '"':
+		return skipString(js, i)
+	case '{', '[':
+		depth := 0
+		for i < len(js) {
+			c := js[i]
+			if !structural[c] {
+				i++
+				continue
+			}
+			switch c {
+			case '"':
+				end, err := skipString(js, i)
+				if err != nil {
+					return 0, err
+				}
+				i = end
+				continue
+			case '{', '[':
+				depth++
+			default:
+				if depth--; depth == 0 {
+					return i + 1, nil
+				}
+			}
+			i++
+		}
+		return 0, errBadJSON
+	case ',', ':', '}', ']':
+		return 0, errBadJSON
+	}
+	j := i
+	for j < len(js) {
+		switch js[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j, nil
+		}
+		j++
+	}
+	return j, nil
+}
+
+// skipString returns the index just past the JSON string that starts at i.
+func skipString(js []byte, i int) (int, error) {
+	for i++; i < len(js); i++ {
+		switch js[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, nil
+		}
+	}
+	return 0, errBadJSON
+}
+
+func skipSpace(js []byte, i int) int {
+	for i < len(js) && isSpace(js[i]) {
+		i++
+	}
+	return i
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func trimSpace(js []byte) []byte {
+	i, j := 0, len(js)
+	for i < j && isSpace(js[i]) {
+		i++
+	}
+	for j > i && isSpace(js[j-1]) {
+		j--
+	}
+	return js[i:j]
+}
+
+// patchHead begins every patch message.
+const patchHead = `{"type":"patch","stateID":`
+
+// sentView is what a patch viewer holds: seat's view in frame f (f nil
+// before its first state).
+type sentView struct {
+	f    *frame
+	seat int
+}
+
+// patchSet makes one broadcast's patch messages, each piece once: the
+// operations on the parts every viewer shares (ctx, players, log, clock)
+// once per frame the viewers hold (all of them, but for one that has just
+// connected); those on G once per distinct pair of views (so every
+// spectator's view changes by the same operations, and each seat's by its
+// own); and each message once per distinct (frame held, seat held, seat).
+type patchSet struct {
+	to     *frame
+	d      differ
+	shared []patchOps
+	views  []patchOps
+	msgs   []patchMsg
+	full   seatCache // the state message of each seat, when a patch will not do
+	memo   []memoOps // G's members' operations, shared by the views (differ.memo)
+}
+
+// patchOps are the operations from a frame (and view) to the set's.
+type patchOps struct {
+	from       *frame
+	fromV, toV int // the views, for G's
+	ops        []byte
+	err        error
+}
+
+// patchMsg is one message without ack; ok false sends a full state.
+type patchMsg struct {
+	from           *frame
+	fromSeat, seat int
+	body           []byte // the operations, comma-separated
+	msg            []byte
+	ok             bool
+	err            error // the diff failed (a bug): logged
+}
+
+// message returns the patch message (without ack) taking held to seat's
+// view of the set's frame, and its operations; ok is false when a full
+// state is to be sent instead: nothing held, a diff that failed, or a
+// patch no shorter than the state.
+func (p *patchSet) message(held sentView, seat int) (m *patchMsg) {
+	for i := range p.msgs {
+		if m := &p.msgs[i]; m.from == held.f && m.fromSeat == held.seat && m.seat == seat {
+			return m
+		}
+	}
+	p.msgs = append(p.msgs, patchMsg{from: held.f, fromSeat: held.seat, seat: seat})
+	m = &p.msgs[len(p.msgs)-1]
+	if held.f == nil {
+		return m
+	}
+	shared := p.sharedOps(held.f)
+	view := p.viewOps(held.f, held.f.viewOf(held.seat), p.to.viewOf(seat))
+	if m.err = errors.Join(shared.err, view.err); m.err != nil {
+		return m
+	}
+	var body []byte
+	for _, ops := range [][]byte{view.ops, shared.ops} {
+		if len(ops) > 0 {
+			if len(body) > 0 {
+				body = append(body, ',')
+			}
+			body = append(body, ops...)
+		}
+	}
+	if held.seat != seat {
+		if len(body) > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, `{"op":"replace","path":"/you","value":`...)
+		body = appendYou(body, seat)
+		body = append(body, '}')
+	}
+	if len(body)+len(patchHead)+40 >= p.to.fullLen(p.to.g(p.to.viewOf(seat)))-40 {
+		return m // the whole view, as a state, is shorter
+	}
+	m.body, m.ok = body, true
+	m.msg = p.to.patch(held.f.seq, nil, body)
+	return m
+}
+
+// sharedOps returns the operations on ctx, players, log and clock from
+// from to the set's frame.
+func (p *patchSet) sharedOps(from *frame) *patchOps {
+	for i := range p.shared {
+		if p.shared[i].from == from {
+			return &p.shared[i]
+		}
+	}
+	to := p.to
+	d := &p.d
+	d.out = d.out[:0]
+	var err error
+	for _, part := range []struct {
+		path     string
+		old, new []byte
+	}{{"/ctx", from.ctx, to.ctx}, {"/players", from.players, to.players}, {"/log", from.log, to.log}} {
+		d.path = append(d.path[:0], part.path...)
+		if err = d.diff(part.old, part.new); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		d.path = append(d.path[:0], "/clock"...)
+		switch {
+		case from.clock == nil && to.clock != nil:
+			d.op(opAdd, nil, to.clock)
+		case from.clock != nil && to.clock == nil:
+			d.op(opRemove, nil, nil)
+		case from.clock != nil:
+			err = d.diff(from.clock, to.clock)
+		}
+	}
+	p.shared = append(p.shared, patchOps{from: from, ops: bytes.Clone(d.out), err: err})
+	return &p.shared[len(p.shared)-1]
+}
+
+// viewOps returns the operations on G from view fromV of from to view toV
+// of the set's frame.
+func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
+	for i := range p.views {
+		if o := &p.views[i]; o.from == from && o.fromV == fromV && o.toV == toV {
+			return o
+		}
+	}
+	d := &p.d
+	d.out = d.out[:0]
+	d.path = append(d.path[:0], "/G"...)
+	a, b := from.g(fromV), p.to.g(toV)
+	am := from.members(fromV, nil, nil)
+	d.known[0].js, d.known[0].mem = a, am
+	d.known[1].js, d.known[1].mem = b, p.to.members(toV, a, am)
+	d.memo = &p.memo
+	err := d.diff(a, b)
+	d.known[0].mem, d.known[1].mem, d.memo = nil, nil, nil
+	p.views = append(p.views, patchOps{from: from, fromV: fromV, toV: toV, ops: bytes.Clone(d.out), err: err})
+	return &p.views[len(p.views)-1]
+}
+
+// members returns the members of viewer's G, split once per frame: a
+// frame's views are diffed twice, from the last frame and to the next.
+// When like (a view of another frame) and its members are given, only
+// what differs from it is scanned. nil when G is not an object or cannot
+// be split (diff then reports it).
+func (f *frame) members(viewer int, like []byte, likeMembers []member) []member {
+	if ms, ok := f.tops[viewer]; ok {
+		return ms
+	}
+	g := f.g(viewer)
+	var d differ
+	var ms []member
+	var err error
+	switch {
+	case len(g) == 0 || g[0] != '{':
+		err = errBadJSON
+	case likeMembers != nil:
+		err = d.splitLike(like, likeMembers, g)
+	default:
+		err = d.split(g, true)
+	}
+	if err == nil {
+		ms = d.mem[:len(d.mem):len(d.mem)]
+	}
+	if f.tops == nil {
+		f.tops = map[int][]member{}
+	}
+	f.tops[viewer] = ms
+	return ms
+}
+
+// patch encodes a patch message from stateID base with body's operations.
+func (f *frame) patch(base int64, ack *int64, body []byte) []byte {
+	b := make([]byte, 0, len(body)+80)
+	b = append(b, patchHead...)
+	b = strconv.AppendInt(b, f.seq, 10)
+	b = append(b, `,"base":`...)
+	b = strconv.AppendInt(b, base, 10)
+	if ack != nil {
+		b = append(b, `,"ack":`...)
+		b = strconv.AppendInt(b, *ack, 10)
+	}
+	b = append(b, `,"ops":[`...)
+	b = append(b, body...)
+	return append(b, "]}"...)
+}
+
+// sendPatch sends v the patch from the view it holds to its view of the
+// set's frame, or the whole view when a patch will not do; ack is v's move
+// id that made the change, if it did.
+func (r *room) sendPatch(v *Viewer, p *patchSet, ack *int64) {
+	m := p.message(v.sent, v.seat)
+	if !m.ok {
+		if m.err != nil {
+			r.log.Warn("no patch for a viewer; sending the whole view", "err", m.err)
+		}
+		if ack != nil {
+			r.sendFull(v, p.to, ack)
+			return
+		}
+		b, ok := p.full.get(v.seat)
+		if !ok {
+			b = p.to.encode(v.seat, nil)
+			p.full.put(v.seat, b)
+		}
+		v.sent = sentView{f: p.to, seat: v.seat}
+		r.send(v, b)
+		return
+	}
+	msg := m.msg
+	if ack != nil {
+		msg = p.to.patch(m.from.seq, ack, m.body)
+	}
+	v.sent = sentView{f: p.to, seat: v.seat}
+	r.send(v, msg)
+}
+
+// sameVals reports whether a and b hold equal values, in order.
+func sameVals(a, b []member) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i].val, b[i].val) {
+			return false
+		}
+	}
+	return true
+}
