@@ -164,12 +164,6 @@ func (s *Server) Shutdown(ctx context.Context) {
 	}
 }
 
-func (s *Server) liveConns() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.conns)
-}
-
 // checkOrigin allows requests without an Origin (non-browser clients), the
 // server's own origin, and the configured allow-list.
 func (s *Server) checkOrigin(r *http.Request) bool {
