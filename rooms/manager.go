@@ -29,7 +29,8 @@ type Config struct {
 	// Now is the clock (tests may fake it); default time.Now.
 	Now func() time.Time
 	// Grace is the default away time before the bot covers a seat's turn
-	// (DECISIONS.md: 60 s). A create request may override it.
+	// (docs/protocol.md, "Who plays for a seat": 60 s). A create request may
+	// override it.
 	Grace time.Duration
 	// BotDelay is the default pause before a bot moves (300 ms). Use
 	// ZeroBotDelay in tests for no pause.

@@ -33,7 +33,7 @@ func httpStatus(code string) int {
 	return http.StatusInternalServerError
 }
 
-// fail writes the error body of PROTOCOL.md for err.
+// fail writes the error body of docs/protocol.md ("Errors") for err.
 func (s *Server) fail(c echo.Context, err error) error {
 	e := rooms.AsError(err)
 	if e.Code == protocol.CodeInternal {

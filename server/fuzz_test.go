@@ -30,10 +30,10 @@ const (
 	holderCreds = "$CREDS"
 )
 
-// FuzzLobbyBodies posts fuzzed bodies to every lobby route through the
-// real Echo handler, each to a match with one player seated and nothing
-// else done to it: never a panic, never a 5xx, a 4xx always carries the
-// JSON error body of PROTOCOL.md, a 200 is JSON, and no response shows the
+// FuzzLobbyBodies posts fuzzed bodies to every lobby route through the real
+// Echo handler, each to a match with one player seated and nothing else
+// done to it: never a panic, never a 5xx, a 4xx always carries the JSON
+// error body of docs/protocol.md, a 200 is JSON, and no response shows the
 // seated player's credentials.
 func FuzzLobbyBodies(f *testing.F) {
 	addLobbySeeds(f)

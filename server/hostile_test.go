@@ -12,13 +12,13 @@ import (
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
-// The hostile input matrix (issue 14): every lobby route and every
-// WebSocket message type fed wrong types, huge numbers, unicode and control
-// characters, empty and oversized bodies and replayed or cross-match
-// credentials, through a real listener. Each refusal has its exact status
-// and code, and leaves the match and the lobby as they were. Slow HTTP
-// clients (read-header and idle timeouts) are covered by main_test.go's
-// TestSlowClientsCutOff, on the real http.Server main builds.
+// The hostile input matrix: every lobby route and every WebSocket message
+// type fed wrong types, huge numbers, unicode and control characters, empty
+// and oversized bodies and replayed or cross-match credentials, through a
+// real listener. Each refusal has its exact status and code, and leaves the
+// match and the lobby as they were. Slow HTTP clients (read-header and idle
+// timeouts) are covered by main_test.go's TestSlowClientsCutOff, on the
+// real http.Server main builds.
 
 // hostileName is a player name and chat text that would run script if a
 // page put it into innerHTML.

@@ -188,7 +188,7 @@ func (s *Server) checkOrigin(r *http.Request) bool {
 
 // WSConfig holds the WebSocket timings. Their relations: PingEvery <
 // PongWait so a live peer always answers in time; WriteWait bounds one
-// write; HelloWait bounds the first message (PROTOCOL.md: 10 s).
+// write; HelloWait bounds the first message (docs/protocol.md: 10 s).
 type WSConfig struct {
 	WriteWait  time.Duration // default 10 s
 	PongWait   time.Duration // default 60 s

@@ -9,7 +9,7 @@ import (
 )
 
 // apiPrefixes are the paths of the API and the operator's endpoints: an
-// unknown path under one of them keeps the JSON error of PROTOCOL.md.
+// unknown path under one of them keeps the JSON error of docs/protocol.md.
 var apiPrefixes = []string{"/games", "/catalog", "/healthz", "/metrics", "/debug", "/assets"}
 
 // isAPIPath says whether path is under one of apiPrefixes.

@@ -1,7 +1,7 @@
-// Command term is weiqi (围棋) in the terminal: the weiqi design's board, keys and
-// cinnabar seal as a client of a Chaguan server. The rules are the
-// server's (games/weiqi); this program only draws the view it is sent and
-// sends moves.
+// Command term is weiqi (围棋) in the terminal: the weiqi design's board,
+// keys and cinnabar seal (docs/weiqi.md, "Design") as a client of a Chaguan
+// server. The rules are the server's (games/weiqi); this program only draws
+// the view it is sent and sends moves.
 //
 //	go run ./clients/term                      # 19x19 hot-seat, two players at this terminal
 //	go run ./clients/term -size 9              # 9x9 (or 13)

@@ -9,8 +9,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// The design's palette (调色板), taken from the materials of a real
-// set: slate black stones, clam-shell white stones, a torreya (榧木) board.
+// The design's palette (调色板, docs/weiqi.md "Design"), taken from the
+// materials of a real set: slate black stones, clam-shell white stones, a
+// torreya (榧木) board.
 // Every colour on screen comes from this table, but greyDead: the design asks
 // for the dead stones' ✕ on grey and names no grey.
 var (

@@ -11,14 +11,14 @@ import (
 	"github.com/chaguan/chaguan/games/gongzhu"
 )
 
-// TestGongzhuRoundHistory (issue 12 point 7): after two finished rounds
-// with bots playing at once, the round-by-round 榜 built from the view
-// shows both rounds, the same for the player and for a spectator who
-// connects only after them: each seat's and team's round score, the seat
-// that took the pig, the sheep, the transformer and all hearts, and the
-// totals, all as the server's stored state has them. Nothing is kept in
-// sessionStorage any more. With GONGZHU_SHOTS=dir it also takes desktop
-// and phone screenshots of the 榜 in English and Chinese.
+// TestGongzhuRoundHistory: after two finished rounds with bots playing at
+// once, the round-by-round 榜 built from the view shows both rounds, the
+// same for the player and for a spectator who connects only after them:
+// each seat's and team's round score, the seat that took the pig, the
+// sheep, the transformer and all hearts, and the totals, all as the
+// server's stored state has them. Nothing is kept in sessionStorage any
+// more. With GONGZHU_SHOTS=dir it also takes desktop and phone screenshots
+// of the 榜 in English and Chinese.
 func TestGongzhuRoundHistory(t *testing.T) {
 	srv := startGongzhuServer(t, 0)
 	id := createGongzhu(t, srv.URL, 4)

@@ -13,9 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestNotFoundAndBackToLobby (issue 12, point 5): a mistyped path shows the
-// app's own not-found page with a way to the lobby, API paths keep their
-// JSON errors, and a match page has a "back to the lobby" control.
+// TestNotFoundAndBackToLobby: a mistyped path shows the app's own not-found
+// page with a way to the lobby, API paths keep their JSON errors, and a
+// match page has a "back to the lobby" control.
 func TestNotFoundAndBackToLobby(t *testing.T) {
 	base := startServer(t)
 	resp, err := http.Get(base + "/games/gomoku/nosuchmatch")
@@ -50,11 +50,10 @@ func TestNotFoundAndBackToLobby(t *testing.T) {
 	p.NoJSErrors()
 }
 
-// TestCreateFormFillsBots (issue 12, points 4 and 2): Gong Zhu's form
-// starts at four players; one click puts a bot of a level in every empty
-// seat whatever the table size; the bots are then told apart by seat
-// number in the room; and "open matches" lists only matches with a free
-// seat.
+// TestCreateFormFillsBots: Gong Zhu's form starts at four players; one
+// click puts a bot of a level in every empty seat whatever the table size;
+// the bots are then told apart by seat number in the room; and "open
+// matches" lists only matches with a free seat.
 func TestCreateFormFillsBots(t *testing.T) {
 	base := startServer(t)
 	full := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
@@ -99,9 +98,8 @@ func TestCreateFormFillsBots(t *testing.T) {
 	p.NoJSErrors()
 }
 
-// TestGongzhuIllegalCardSaysWhy (issue 12, point 6): clicking a card the
-// rules forbid shows the server's reason in the page's language, instead
-// of doing nothing.
+// TestGongzhuIllegalCardSaysWhy: clicking a card the rules forbid shows the
+// server's reason in the page's language, instead of doing nothing.
 func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 	srv := startGongzhuServer(t, 0)
 	id := createGongzhu(t, srv.URL, 4)
@@ -128,9 +126,9 @@ func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 	t.Skip("no illegal card came up in a whole round")
 }
 
-// TestGomokuFeedback (issue 12, point 6): the first touch tap says "tap
-// again to place"; an accepted undo is announced; a win is green and a
-// loss red; the end card does not push the board down.
+// TestGomokuFeedback: the first touch tap says "tap again to place"; an
+// accepted undo is announced; a win is green and a loss red; the end card
+// does not push the board down.
 func TestGomokuFeedback(t *testing.T) {
 	base := startServer(t)
 	b := StartBrowser(t)
@@ -207,10 +205,10 @@ func sitIn(p *Page, base, game, id, lang string) {
 	p.WaitJS("seated, started", `window.__chaguan && window.__chaguan.you === "0" && window.__chaguan.state.ctx.started`)
 }
 
-// TestFit (issue 12, point 3): at 1280x800 the Gomoku board with its
-// buttons, the Three Monks table with your cards (the log beside it) and
-// the Gong Zhu round result fit without scrolling; on a 390 px phone the
-// Gong Zhu hand stays inside the screen and the page is not wider than it.
+// TestFit: at 1280x800 the Gomoku board with its buttons, the Three Monks
+// table with your cards (the log beside it) and the Gong Zhu round result
+// fit without scrolling; on a 390 px phone the Gong Zhu hand stays inside
+// the screen and the page is not wider than it.
 func TestFit(t *testing.T) {
 	base := startServer(t)
 	b := StartBrowser(t)
@@ -268,9 +266,8 @@ func TestFit(t *testing.T) {
 	}
 }
 
-// TestThreeMonksItemCard (issue 12, point 8): on a phone, a tap on an item
-// opens a card with its rule, in the page's language; a tap elsewhere
-// closes it.
+// TestThreeMonksItemCard: on a phone, a tap on an item opens a card with
+// its rule, in the page's language; a tap elsewhere closes it.
 func TestThreeMonksItemCard(t *testing.T) {
 	base := startServer(t)
 	b := StartBrowser(t)
@@ -292,8 +289,8 @@ func TestThreeMonksItemCard(t *testing.T) {
 	p.NoJSErrors()
 }
 
-// TestGongzhuHistory (issue 12, point 7): the last trick can be reviewed,
-// and the 榜 keeps every finished round's scores, summing to the totals.
+// TestGongzhuHistory: the last trick can be reviewed, and the 榜 keeps every
+// finished round's scores, summing to the totals.
 func TestGongzhuHistory(t *testing.T) {
 	// Bots at 0 ms with autoplay flood the page with states; 40 ms a card
 	// still plays a round in a few seconds.

@@ -11,11 +11,11 @@ import (
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
-// Issue 12, point 1: the page plays the states in order at its own pace
-// (the room's pacer), and what it shows and asks always belongs to the one
-// state on show. Bots move at once (delay 0), the hardest case: a watcher
-// in the page samples every 25 ms and records any moment when the page
-// asks for something the felt or the log has not shown yet.
+// The page plays the states in order at its own pace (the room's pacer),
+// and what it shows and asks always belongs to the one state on show. Bots
+// move at once (delay 0), the hardest case: a watcher in the page samples
+// every 25 ms and records any moment when the page asks for something the
+// felt or the log has not shown yet.
 
 // installWatch starts sampling expr (a JS function body returning a
 // violation string or "") into window.__viol.

@@ -1,11 +1,11 @@
 package web_test
 
-// Issue 12, point 1 for the Three Monks counters: every number on the
-// table (water, items, centre, supply taken, the token, the round in the
-// status) belongs to the moment the log has told, not to the newest state.
-// The room's pacer shows the states one by one; while the plugin narrates
-// a state's new events, the table must start from the state before and
-// take each event in as its log line appears.
+// Pacing for the Three Monks counters: every number on the table (water,
+// items, centre, supply taken, the token, the round in the status) belongs
+// to the moment the log has told, not to the newest state. The room's pacer
+// shows the states one by one; while the plugin narrates a state's new
+// events, the table must start from the state before and take each event in
+// as its log line appears.
 
 // tmHistoryHook records, in window.__tmh, the last two states the room put
 // on show (each with the number of log lines written before it) and counts

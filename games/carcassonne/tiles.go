@@ -30,7 +30,7 @@ func (k Kind) String() string { return kindNames[k] }
 func (k Kind) Name() games.Text { return games.Text{En: kindNames[k], Zh: kindZh[k]} }
 
 // Directions: edges are numbered clockwise from north. x grows east, y
-// grows south (the seed's convention), so north of (x, y) is (x, y-1).
+// grows south (docs/carcassonne.md), so north of (x, y) is (x, y-1).
 const (
 	North = iota
 	East
@@ -93,7 +93,7 @@ const (
 )
 
 // tileDefs is the official base game: 72 tiles, types A-X, as
-// shared/DECISIONS.md lists them. Feature order is fixed: it names the
+// docs/carcassonne.md lists them. Feature order is fixed: it names the
 // features ("city0", "road1", ...). D is the start tile.
 var tileDefs = []tileDef{
 	{"A", 2, []featDef{cloister, road(s), field(none, 0, 1, 2, 3, 4, 5, 6, 7)}},

@@ -6,7 +6,7 @@ import (
 
 // TestDistribution checks the tile table against the official base game:
 // 72 tiles, 10 shields, and the edge totals counted by hand from the list
-// in shared/DECISIONS.md (type: edges N,E,S,W × count):
+// in docs/carcassonne.md (type: edges N,E,S,W × count):
 //
 //	A F,F,R,F×2  B F,F,F,F×4  C C,C,C,C×1  D C,R,F,R×4  E C,F,F,F×5
 //	F F,C,F,C×2  G C,F,C,F×1  H C,F,C,F×3  I C,F,F,C×2  J C,R,R,F×3

@@ -1,5 +1,5 @@
 // Package cards is the card vocabulary every Chaguan card game shares:
-// suits, ranks and cards with their wire codes (PROTOCOL.md: rank
+// suits, ranks and cards with their wire codes (docs/protocol.md: rank
 // "23456789TJQKA" then suit "SHDC", e.g. "QS", "TC"), parsing with clear
 // errors, decks, shuffling with the game's RNG, and sorting for display.
 //

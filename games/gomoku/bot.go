@@ -17,7 +17,7 @@ var centre = at(Size/2, Size/2)
 
 // Bot chooses seat's move from its view alone. A bot always agrees to an
 // undo request; otherwise it places a stone: "easy" next to a random stone,
-// "normal" by the seed's scoring table, "hard" by alpha-beta search. It
+// "normal" by the pattern-scoring table, "hard" by alpha-beta search. It
 // returns an error wrapping games.ErrNoBot for an unknown level, and an
 // error when the view is malformed or seat has nothing to do.
 func (Rules) Bot(level string, v View, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
@@ -57,7 +57,7 @@ func (Rules) Bot(level string, v View, seat int, rng *rand.Rand) (string, json.R
 // botBoard is a bot's working board: the grid, the stones on it in the
 // order they were put (search takes them back in reverse), and for every
 // point the number of stones within two points in each direction (the
-// seed's candidate zone).
+// normal bot's candidate zone).
 type botBoard struct {
 	g      grid
 	near   [cells]uint8
@@ -146,7 +146,7 @@ func (b *botBoard) easyMove(rng *rand.Rand) pos {
 }
 
 // candidates appends to buf every empty point within two of a stone with
-// its seed scores for colour c to move (the centre on an empty board). It
+// its pattern scores for colour c to move (the centre on an empty board). It
 // appends at least one point unless the board is full: walking from any
 // empty point towards a stone, the last empty point passed is next to it.
 func (b *botBoard) candidates(c cell, buf []candidate) []candidate {
@@ -163,8 +163,8 @@ func (b *botBoard) candidates(c cell, buf []candidate) []candidate {
 	return buf
 }
 
-// normalMove is the seed's bot: the candidate with the best attack + 0.9 ×
-// defence, ties broken by rng.
+// normalMove is the pattern-scoring bot: the candidate with the best
+// attack + 0.9 × defence, ties broken by rng.
 func (b *botBoard) normalMove(c cell, rng *rand.Rand) pos {
 	cands := b.candidates(c, nil)
 	best, n := cands[0], 1

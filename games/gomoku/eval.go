@@ -1,6 +1,6 @@
 package gomoku
 
-// scorePoint is the seed's scores of the empty point p for colour c to
+// scorePoint is the pattern scores of the empty point p for colour c to
 // move: attack is the table's value of the shape a stone of c there makes
 // in each of the four directions, summed; defence the same for an opposing
 // stone. Both are read in one pass; the board is not changed.
@@ -14,14 +14,15 @@ func (g *grid) scorePoint(p pos, c cell) candidate {
 	return k
 }
 
-// candidate is an empty point with its seed scores for the side to move.
+// candidate is an empty point with its pattern scores for the side to move.
 type candidate struct {
 	p       pos
-	attack  int // the seed's score of a stone of the side to move here
+	attack  int // the table's score of a stone of the side to move here
 	defence int // the same for an opposing stone
 }
 
-// total is the seed's attack + 0.9 × defence, times ten to stay in ints.
+// total is the normal bot's attack + 0.9 × defence, times ten to stay in
+// ints.
 func (c candidate) total() int { return 10*c.attack + 9*c.defence }
 
 // wins reports whether the side to move makes five here.

@@ -2,8 +2,14 @@
 // 0) moves first, five or more stones in a row win (overlines too), a full
 // board is a draw. A player may ask to take back their last move; the
 // opponent answers. Bots: "easy" (a random point next to a stone),
-// "normal" (the seed's pattern-scoring table) and "hard" (alpha-beta search
-// over the same evaluation).
+// "normal" (pattern scoring: every empty point within two points of a stone,
+// the centre on an empty board, scores attack + 0.9 × defence, where attack
+// sums over the four directions the shape a stone of the side to move there
+// would make and defence the same for an opposing stone: 连五 1000000, 活四
+// 100000, 冲四 10000, 活三 8000, 眠三 500, 活二 400, 眠二 50; the best point
+// wins, ties at random) and "hard" (alpha-beta search over the same
+// evaluation). docs/decisions.md (section "Gomoku") has the rule
+// choices and how the shapes are recognised.
 //
 // The rules are pure: no I/O, no clock and no randomness (gomoku needs none,
 // so the state keeps no RNG).

@@ -6,7 +6,7 @@ import (
 )
 
 // The hard bot's search: negamax with alpha-beta pruning over boardScore,
-// trying at each node only the hardWidth candidates the seed's table rates
+// trying at each node only the hardWidth candidates the shape table rates
 // best. It deepens two plies at a time up to hardDepth and keeps the
 // deepest search that finished within hardNodes nodes, so its time has a
 // bound without reading a clock.
@@ -124,7 +124,7 @@ func (s *searcher) negamax(c cell, depth, ply, alpha, beta int) int {
 // order sorts cands in place, best first, and returns the moves worth
 // searching: a winning point alone if there is one; else, if the opponent
 // threatens five, only the blocking points (forced is then true); else
-// the best width candidates by the seed's attack + 0.9 × defence.
+// the best width candidates by attack + 0.9 × defence (candidate.total).
 // cands must not be empty.
 func order(cands []candidate, width int) (moves []candidate, forced bool) {
 	nBlocks := 0

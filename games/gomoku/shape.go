@@ -18,7 +18,7 @@ const (
 	shapeFive            // 连五
 )
 
-// shapeScore is the seed's table.
+// shapeScore is the normal bot's pattern-scoring table (package doc).
 var shapeScore = [...]int{
 	shapeNone:      0,
 	shapeTwo:       50,

@@ -2,7 +2,7 @@ package gongzhu
 
 import "github.com/chaguan/chaguan/games/cards"
 
-// The special cards of DECISIONS.md.
+// The special cards (docs/gongzhu.md, "Rules in short").
 var (
 	Pig         = cards.MustParse("QS") // ♠Q, −100
 	Sheep       = cards.MustParse("JD") // ♦J, +100
@@ -61,7 +61,7 @@ func CardValue(c cards.Card) int {
 }
 
 // Score is one seat's round score from the cards it took, by the rules of
-// DECISIONS.md:
+// docs/gongzhu.md:
 //   - hearts by HeartPoints, the pig −100, the sheep +100;
 //   - all 13 hearts: the hearts count +200 instead of −200 (pig and sheep
 //     keep their signs);

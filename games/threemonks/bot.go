@@ -9,10 +9,10 @@ import (
 )
 
 // Bot chooses seat's move from its view only. Both levels answer in-phase
-// decisions with the defaults DECISIONS.md sets (drink the most, rob the
-// richer item, fill the bowl). "easy" plays a random unlocked card;
-// "normal" simulates the round against sampled guesses of the others' cards
-// and plays the card that scores best.
+// decisions with the defaults docs/threemonks.md sets (drink the most, rob
+// the richer item, fill the bowl). "easy" plays a random unlocked card;
+// "normal" simulates the round against sampled guesses of the others'
+// cards and plays the card that scores best.
 func (Rules) Bot(level string, v View, seat int, rng *rand.Rand) (string, json.RawMessage, error) {
 	if level != "easy" && level != "normal" {
 		return "", nil, fmt.Errorf("%w: %q", games.ErrNoBot, level)
@@ -52,8 +52,8 @@ func playable(last Card) []Card {
 	return out
 }
 
-// defaultDecision answers a pending decision the way DECISIONS.md sets for
-// bots and autoplay.
+// defaultDecision answers a pending decision the way docs/threemonks.md
+// sets for bots and autoplay.
 func defaultDecision(v View, p *Pending) (string, json.RawMessage) {
 	switch p.Kind {
 	case DecideDrink:

@@ -6,7 +6,7 @@ import (
 )
 
 // The normal bot's endgame. Weiqi here is not counted on the final board
-// but after the seed's evolution (5 generations of a 4-connected life), so
+// but after the evolution (5 generations of a 4-connected life), so
 // a won area count can still lose: a filled territory hollows out, a
 // one-stone wall crumbles from its ends and lets the territory leak. Once
 // the area count is decided (the search wins nearly always), the bot

@@ -8,7 +8,7 @@ import (
 )
 
 // Generations is how many generations the evolution endgame runs
-// (DECISIONS.md: 5).
+// (docs/weiqi.md, "Scoring and the evolution": 5).
 const Generations = 5
 
 // final is a game scored after both approved: every generation of the
@@ -67,7 +67,7 @@ func (s *State) finish() *final {
 	return f
 }
 
-// evolve is one generation of the seed's 4-connected life, both colours
+// evolve is one generation of the design's 4-connected life, both colours
 // computed from the same generation: a stone survives with exactly 2 or 3
 // orthogonal neighbours of its colour, else dies; an empty point is born a
 // stone when exactly three orthogonal neighbours are stones, all of one

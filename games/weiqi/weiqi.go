@@ -1,9 +1,9 @@
-// Package weiqi is weiqi (围棋, Go) on a 9x9, 13x13 or 19x19 board, as seed
-// 003 and DECISIONS.md give it: captures, no suicide, positional superko
-// with Zobrist hashing, passes (two in a row enter scoring), undo and
-// scoring by request and consent, dead stones marked by either player and
-// approved by both, then the seed's evolution endgame (5 generations of a
-// 4-connected life) and Chinese area scoring with komi.
+// Package weiqi is weiqi (围棋, Go) on a 9x9, 13x13 or 19x19 board, as
+// docs/weiqi.md and docs/decisions.md (section "Weiqi") give it: captures,
+// no suicide, positional superko with Zobrist hashing, passes (two in a row
+// enter scoring), undo and scoring by request and consent, dead stones
+// marked by either player and approved by both, then the evolution endgame
+// (5 generations of a 4-connected life) and Chinese area scoring with komi.
 //
 // Seat 0 plays black and moves first. The rules are pure: no I/O, no
 // clock and no randomness (weiqi needs none, so the state keeps no RNG).

@@ -1,6 +1,7 @@
-// Gomoku (五子棋) plugin: the board as seed 001 draws it: a wooden canvas
-// with grain, grid, star points, 3-D stones, a red dot on the last move, a
-// hover preview, the winning line; a status bar; undo and resign buttons.
+// Gomoku (五子棋) plugin: the board as the gomoku design draws it
+// (docs/decisions.md, section "Gomoku plugin"): a wooden canvas with grain,
+// grid, star points, 3-D stones, a red dot on the last move, a hover
+// preview, the winning line; a status bar; undo and resign buttons.
 // Contract: clients/web/PLUGINS.md. View G: {size, board[y][x] '.'|'B'|'W',
 // moves, last, toMove, winLine, undoRequest, result}. Seat 0 is black.
 

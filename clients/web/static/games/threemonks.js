@@ -1,13 +1,13 @@
-// Three Monks (三个和尚) plugin: a round wooden table with up to 8 monks
-// (the viewer at the bottom, seats clockwise), each with name, water (ten
-// drops to win), item and its water, the fish token and their card; the
-// centre and the supply in the middle; the viewer's five cards (last
-// round's locked); buttons for in-phase decisions; a bilingual log; every
-// resolved step animated (water drops, items and the token fly between
-// places, revealed cards flip). The table draws the board as the log has
-// told it: while a state's events play, it starts from the state before
-// and takes in each event with its log line (issue 12). Contract:
-// clients/web/PLUGINS.md; view G and events: docs/threemonks.md.
+// Three Monks (三个和尚) plugin: a round wooden table with up to 8 monks (the
+// viewer at the bottom, seats clockwise), each with name, water (ten drops
+// to win), item and its water, the fish token and their card; the centre
+// and the supply in the middle; the viewer's five cards (last round's
+// locked); buttons for in-phase decisions; a bilingual log; every resolved
+// step animated (water drops, items and the token fly between places,
+// revealed cards flip). The table draws the board as the log has told it:
+// while a state's events play, it starts from the state before and takes in
+// each event with its log line. Contract: clients/web/PLUGINS.md; view G
+// and events: docs/threemonks.md.
 
 import { h, replace } from "/assets/js/dom.js";
 import { strings, ITEM_ZH, FETCHING, CARDS, CARD_ZH, seatOf, narrate } from "/assets/games/threemonks_text.js";

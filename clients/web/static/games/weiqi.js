@@ -1,10 +1,11 @@
-// Weiqi (围棋) plugin: seed 003's terminal Go board in a browser. A dark
+// Weiqi (围棋) plugin: the weiqi design's terminal Go board in a browser. A dark
 // kaya canvas board with slate and shell stones and the cinnabar seal ▪
 // beside the last move; a sidebar with the seal pool, captures, komi,
 // the last 20 moves, buttons and prompts; scoring with dead stones (✕ on
 // grey) and territory; the evolution of the end animated generation by
-// generation, then the count. Keys as the seed maps them (? shows them).
-// Contract: clients/web/PLUGINS.md; moves and view G: docs/weiqi.md.
+// generation, then the count. Keys as the design maps them (? shows them).
+// Contract: clients/web/PLUGINS.md; moves, view G, palette and keys:
+// docs/weiqi.md.
 
 import { setupCanvas } from "/assets/js/canvas.js";
 import { confirmDialog } from "/assets/js/toast.js";
@@ -242,7 +243,7 @@ function mount(el, api) {
     api.move("play", [coordOf(p.x, p.y, geom.n)]).catch(() => {}).finally(() => { pending = null; redraw(); });
   };
 
-  // --- keyboard (seed 003's keys) --------------------------------------------
+  // --- keyboard (the design's keys, docs/weiqi.md) ---------------------------
   const typing = (e) => {
     const el = e.target;
     if (!el || !el.tagName) return false;

@@ -1,11 +1,11 @@
-// Drawing helpers of the weiqi plugin, in seed 003's palette: a dark kaya
-// board in a bronze frame, slate and shell stones, the cinnabar seal beside
-// the last move, dead stones as a bold ✕ on grey, territory squares and
-// the amber cursor halo.
+// Drawing helpers of the weiqi plugin, in the weiqi design's palette
+// (docs/weiqi.md, "Design"): a dark kaya board in a bronze frame, slate and
+// shell stones, the cinnabar seal beside the last move, dead stones as a
+// bold ✕ on grey, territory squares and the amber cursor halo.
 
 import { COLS } from "./weiqi_text.js";
 
-/** PAL is seed 003's colour table. */
+/** PAL is the weiqi design's colour table (docs/weiqi.md, "Design"). */
 export const PAL = {
   panel: "#1B1612", board: "#2E2519", gridHard: "#4A3D2A", gridSoft: "#3A2F1F",
   black: "#0A0A0A", white: "#EFE4C9", halo: "#D4A56A", seal: "#B2343A",
@@ -45,7 +45,7 @@ function renderBoard(geom, dpr) {
   c.height = Math.round(w * dpr);
   const ctx = c.getContext("2d");
   ctx.scale(dpr, dpr);
-  // Kaya: the seed's dark board with a faint warm glow and long fibres.
+  // Kaya: the design's dark board with a faint warm glow and long fibres.
   ctx.fillStyle = PAL.board;
   ctx.fillRect(0, 0, w, w);
   const glow = ctx.createRadialGradient(w * 0.4, w * 0.35, w * 0.05, w / 2, w / 2, w * 0.75);

@@ -1,7 +1,7 @@
-// api: the lobby REST calls of PROTOCOL.md §1. Every call resolves with the
-// decoded body or rejects with an ApiError carrying the server's
-// {error, message} (status 0 and code "network" when the server is
-// unreachable).
+// api: the lobby REST calls of docs/protocol.md ("Lobby API"). Every call
+// resolves with the decoded body or rejects with an ApiError carrying the
+// server's {error, message} (status 0 and code "network" when the server
+// is unreachable).
 
 import { t } from "./i18n.js";
 

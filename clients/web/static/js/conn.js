@@ -1,7 +1,7 @@
-// conn: one WebSocket to a match (PROTOCOL.md §2). It says hello with the
-// seat's credentials (or as a spectator), hands every state, error and chat
-// message to its callbacks, keys move promises by the move id, and
-// reconnects with exponential backoff, then sends a sync.
+// conn: one WebSocket to a match (docs/protocol.md, "WebSocket"). It says
+// hello with the seat's credentials (or as a spectator), hands every state,
+// error and chat message to its callbacks, keys move promises by the move
+// id, and reconnects with exponential backoff, then sends a sync.
 //
 // It asks for patches (docs/api.md, "Patches"): after the first state the
 // server sends only what changed, and conn applies it to the view it

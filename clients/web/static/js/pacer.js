@@ -1,13 +1,13 @@
 // pacer: plays a match's states to the page in order, one at a time, at a
-// pace the eye can follow. Every game uses it through the room (issue 12):
-// the plugin says how long it needs to show a state (its update returns
-// milliseconds, or a Promise settled when it is done); the next state
-// waits that long. When states pile up the plugin is told how far behind
-// it is, so it shortens its animations; when the page falls too far
-// behind, or reconnects (a sync), it skips to the present without
-// animating. The host's status, seats and end card are drawn from the
-// state on show, not the latest one to arrive, so what the page shows and
-// asks always belongs to one state.
+// pace the eye can follow. Every game uses it through the room: the plugin
+// says how long it needs to show a state (its update returns milliseconds,
+// or a Promise settled when it is done); the next state waits that long.
+// When states pile up the plugin is told how far behind it is, so it
+// shortens its animations; when the page falls too far behind, or
+// reconnects (a sync), it skips to the present without animating. The
+// host's status, seats and end card are drawn from the state on show, not
+// the latest one to arrive, so what the page shows and asks always belongs
+// to one state.
 
 /** SKIP is how many waiting states make the pacer jump to the newest. */
 export const SKIP = 40;
