@@ -47,6 +47,10 @@ func TestClusterFailover(t *testing.T) {
 	var killedAt time.Time
 	for i := range failoverMoves {
 		if i == killAfter {
+			// The replica has the moves so far: this test is about the
+			// failover (unavailable, retried, the slot map reloaded); what
+			// asynchronous replication may lose is TestClusterFailoverWait's.
+			c.AwaitReplicated(t, key)
 			killedAt, killed = time.Now(), c.KillMaster(t, key)
 		}
 		if players[i%2].play(t, i, &st) {

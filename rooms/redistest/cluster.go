@@ -307,3 +307,73 @@ func (c *Cluster) stop() {
 		}
 	}
 }
+
+// AwaitReplicated waits until every replica of the master serving key's
+// slot is linked to it and has everything the master has written
+// (INFO replication's offsets), so that a kill that follows tests the
+// failover itself, not replication lag: a replica still loading its first
+// copy on a loaded machine would take over without the match. Tests of
+// what an unacknowledged replication loses must not call it.
+func (c *Cluster) AwaitReplicated(t testing.TB, key string) {
+	t.Helper()
+	ctx := context.Background()
+	master := c.MasterOf(t, key)
+	slot := int64(redisstore.Slot(key))
+	m := node(master)
+	defer m.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for ; ; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("redistest: the replicas of %s (slot %d) did not catch up within 30 s", master, slot)
+		}
+		shards, err := m.ClusterShards(ctx).Result()
+		if err != nil {
+			continue
+		}
+		var replicas []string
+		for _, sh := range shards {
+			for _, r := range sh.Slots {
+				if slot < r.Start || slot > r.End {
+					continue
+				}
+				for _, nd := range sh.Nodes {
+					if nd.Role != "master" {
+						replicas = append(replicas, net.JoinHostPort(nd.IP, strconv.FormatInt(nd.Port, 10)))
+					}
+				}
+			}
+		}
+		want, ok := replOffset(ctx, m, "master_repl_offset")
+		if !ok || len(replicas) == 0 {
+			continue
+		}
+		caughtUp := true
+		for _, addr := range replicas {
+			r := node(addr)
+			info, err := r.Info(ctx, "replication").Result()
+			got, ok := replOffset(ctx, r, "slave_repl_offset")
+			r.Close()
+			if err != nil || !ok || !strings.Contains(info, "master_link_status:up") || got < want {
+				caughtUp = false
+			}
+		}
+		if caughtUp {
+			return
+		}
+	}
+}
+
+// replOffset reads one offset field of a node's INFO replication.
+func replOffset(ctx context.Context, n *redis.Client, field string) (int64, bool) {
+	info, err := n.Info(ctx, "replication").Result()
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), field+":"); ok {
+			n, err := strconv.ParseInt(v, 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
