@@ -2,7 +2,7 @@
 // a stand-in WebSocket: node --test clients/web/jstest/
 //
 // With CHAGUAN_PATCH_FIXTURE naming a file of real server messages (the Go
-// test TestPatchJSWithServer writes one: pairs of what a patch client and
+// test TestNodeModules writes one: pairs of what a patch client and
 // a full client were sent at each change of a Gong Zhu match), every
 // patch is checked to give onState exactly the full client's state.
 import { test, beforeEach } from "node:test";
@@ -130,7 +130,7 @@ test("a patch that does not apply is a gap too", () => {
   assert.deepEqual(ws.sent.filter((m) => m.type === "sync"), [{ type: "sync" }]);
 });
 
-test("real server messages: every patch gives the full client's state", { skip: !process.env.CHAGUAN_PATCH_FIXTURE && "no CHAGUAN_PATCH_FIXTURE (the Go test TestPatchJSWithServer sets it)" }, () => {
+test("real server messages: every patch gives the full client's state", { skip: !process.env.CHAGUAN_PATCH_FIXTURE && "no CHAGUAN_PATCH_FIXTURE (the Go test TestNodeModules sets it)" }, () => {
   const pairs = JSON.parse(readFileSync(process.env.CHAGUAN_PATCH_FIXTURE, "utf8"));
   assert.ok(pairs.length > 50, `only ${pairs.length} messages`);
   const { states, recv } = open(null);

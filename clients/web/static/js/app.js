@@ -1,30 +1,17 @@
 // app: the single-page router. "/" is the lobby, "/m/{game}/{matchID}" a
-// room (the invite link). Links marked data-link and navigate() use the
-// history API; every view is a function (el) => destroy.
+// room (the invite link), ".../replay" its replay (nav.js's parseRoute).
+// Links marked data-link and navigate() use the history API; every view is
+// a function (el) => destroy.
 
 import { h, replace } from "./dom.js";
 import { t, lang, setLang, onLangChange } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountRoom } from "./room.js";
 import { mountReplay } from "./replay.js";
-import { navigate } from "./nav.js";
+import { navigate, parseRoute } from "./nav.js";
 import { muted, setMuted, onMuteChange } from "./sound.js";
 
-const NAME_RE = /^[a-z0-9_-]{1,40}$/;
 let destroyCurrent = null;
-
-
-/** parseRoute maps a path to {view, game?, matchID?}. */
-export function parseRoute(path) {
-  if (path === "/" || path === "" || path === "/index.html") return { view: "lobby" };
-  const m = /^\/m\/([^/]+)\/([^/]+)(\/replay)?\/?$/.exec(path);
-  if (m) {
-    let game, id;
-    try { game = decodeURIComponent(m[1]); id = decodeURIComponent(m[2]); } catch (_) { return { view: "notfound" }; }
-    if (NAME_RE.test(game) && id.length > 0 && id.length <= 100) return { view: m[3] ? "replay" : "room", game, matchID: id };
-  }
-  return { view: "notfound" };
-}
 
 function render() {
   if (destroyCurrent) {

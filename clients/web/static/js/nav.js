@@ -1,5 +1,20 @@
-// nav: history-API navigation without importing the router (which would
-// make a cycle). app.js renders on the "chaguan:navigate" event.
+// nav: the paths of the pages, and history-API navigation without
+// importing the router (which would make a cycle). app.js renders on the
+// "chaguan:navigate" event, the view parseRoute names.
+
+const NAME_RE = /^[a-z0-9_-]{1,40}$/;
+
+/** parseRoute maps a path to {view, game?, matchID?}. */
+export function parseRoute(path) {
+  if (path === "/" || path === "" || path === "/index.html") return { view: "lobby" };
+  const m = /^\/m\/([^/]+)\/([^/]+)(\/replay)?\/?$/.exec(path);
+  if (m) {
+    let game, id;
+    try { game = decodeURIComponent(m[1]); id = decodeURIComponent(m[2]); } catch (_) { return { view: "notfound" }; }
+    if (NAME_RE.test(game) && id.length > 0 && id.length <= 100) return { view: m[3] ? "replay" : "room", game, matchID: id };
+  }
+  return { view: "notfound" };
+}
 
 /** navigate goes to a same-origin path and renders its view. */
 export function navigate(path, { replace = false } = {}) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,34 +20,73 @@ import (
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
-// TestPatchJS runs the client's JavaScript tests (jstest/*.test.mjs:
-// static/js/patch.js and the patches in static/js/conn.js) with node's own
-// test runner, when node is on PATH. It first records, from a real
-// server, what a patch client and a full client watching the same Gong
-// Zhu table of bots are sent, change by change; the tests then check that
-// conn.js turns every patch into exactly the full client's state.
-func TestPatchJS(t *testing.T) {
+// TestNodeModules runs the client's JavaScript tests, jstest/*.test.mjs
+// (patch.js, conn.js's patches, the routes, the pacer, i18n, the clocks,
+// bot names, the stored seats), with node's own test runner when node is
+// on PATH: one subtest per file, each of which must run every test it
+// has and pass them all. For the files that read CHAGUAN_PATCH_FIXTURE
+// it first records, from a real server, what a patch client and a full
+// client watching the same Gong Zhu table of bots are sent, change by
+// change; conn.test.mjs then checks that conn.js turns every patch into
+// exactly the full client's state.
+func TestNodeModules(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not on PATH: the JavaScript tests in clients/web/jstest did not run")
 	}
-	fixture := filepath.Join(t.TempDir(), "gongzhu-messages.json")
-	recordPatchFixture(t, fixture, 300)
+	files, err := filepath.Glob(filepath.Join("jstest", "*.test.mjs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no jstest/*.test.mjs (%v)", err)
+	}
+	dir, fixture := t.TempDir(), ""
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := os.Environ()
+			if bytes.Contains(src, []byte("CHAGUAN_PATCH_FIXTURE")) {
+				if fixture == "" {
+					path := filepath.Join(dir, "gongzhu-messages.json")
+					recordPatchFixture(t, path, 300)
+					fixture = path
+				}
+				env = append(env, "CHAGUAN_PATCH_FIXTURE="+fixture)
+			}
+			runNodeTests(t, node, f, env)
+		})
+	}
+}
+
+// runNodeTests runs one test file with node --test and fails unless node
+// ran at least one test and every test passed (none skipped or cancelled).
+func runNodeTests(t *testing.T, node, file string, env []string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--test", "jstest/")
-	cmd.Env = append(os.Environ(), "CHAGUAN_PATCH_FIXTURE="+fixture)
+	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=tap", file)
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("node --test jstest/: %v\n%s", err, out)
+		t.Fatalf("node --test %s: %v\n%s", file, err, out)
 	}
-	// Each test must have run: the fixture's too.
+	counts := map[string]int{}
 	for _, line := range strings.Split(string(out), "\n") {
-		if strings.HasPrefix(line, "# skipped ") && line != "# skipped 0" {
-			t.Fatalf("node skipped tests:\n%s", out)
+		var name string
+		var n int
+		if _, err := fmt.Sscanf(line, "# %s %d", &name, &n); err == nil {
+			counts[name] = n
+		}
+		// A file without tests is reported as one test named after it.
+		if strings.HasPrefix(line, "ok ") && strings.HasSuffix(line, filepath.Base(file)) {
+			t.Fatalf("node --test %s: the file has no tests:\n%s", file, out)
 		}
 	}
-	t.Logf("%s", out[max(0, bytes.LastIndex(out, []byte("# tests"))):])
+	if counts["tests"] == 0 || counts["pass"] != counts["tests"] || counts["fail"] != 0 || counts["skipped"] != 0 || counts["cancelled"] != 0 || counts["todo"] != 0 {
+		t.Fatalf("node --test %s: not every test ran and passed %v:\n%s", file, counts, out)
+	}
+	t.Logf("%s: %d tests passed", file, counts["pass"])
 }
 
 // recordPatchFixture writes to path n pairs [patch client's message, full
