@@ -135,6 +135,39 @@ type LogEntry struct {
 	Move     string          `json:"move"`
 	Args     json.RawMessage `json:"args,omitempty"`
 	Text     string          `json:"text,omitempty"`
+	// BotReason is the bot's own one-line reason for the move (an
+	// extension): set when a bot level that gives one (an LLM) gave it,
+	// at most MaxBotReason characters, no control characters.
+	BotReason string `json:"botReason,omitempty"`
+	// Fallback marks a move that a built-in level played because the
+	// seat's bot level (an LLM, GNU Go) failed to (an extension).
+	Fallback *LogFallback `json:"fallback,omitempty"`
+}
+
+// MaxBotReason is the longest LogEntry.BotReason, in characters (runes).
+const MaxBotReason = 120
+
+// LogFallback says which built-in level played a move for a bot level
+// that failed, and why.
+type LogFallback struct {
+	// Level is the built-in level that played the move ("normal").
+	Level string `json:"level"`
+	// Reason is why the seat's own level did not: "timeout" (no answer
+	// in time), "error" (no usable answer: an HTTP or network error, an
+	// answer that names no listed option), "busy" (no capacity in time),
+	// "panic" or "illegal" (the answer is not a legal move).
+	Reason string `json:"reason"`
+}
+
+// Thinking is the seat whose bot is deciding its move (an extension):
+// a bot level whose decisions take time (an LLM over HTTP, GNU Go),
+// from Since until its move arrives. ServerTime is when the message was
+// written, so a client counts the seconds from its arrival without
+// relying on its own clock. Both are Unix ms.
+type Thinking struct {
+	PlayerID   string `json:"playerID"`
+	Since      int64  `json:"since"`
+	ServerTime int64  `json:"serverTime"`
 }
 
 // State is the server's state message: one receiver's filtered view.
@@ -153,6 +186,9 @@ type State struct {
 	// Clock is every seat's turn clock (an extension), in matches created
 	// with one.
 	Clock *ClockView `json:"clock,omitempty"`
+	// Thinking is the seat whose bot is deciding now (an extension):
+	// absent when none is, or when the bot answers at once.
+	Thinking *Thinking `json:"thinking,omitempty"`
 }
 
 // Patch is the server's patch message (an extension, for a connection

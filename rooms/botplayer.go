@@ -9,9 +9,13 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
 )
 
 // A Player is a bot level whose decisions need I/O (a GTP engine in a
@@ -27,6 +31,51 @@ import (
 // they must not carry a credential.
 type Player interface {
 	Move(ctx context.Context, req PlayerRequest) (name string, args json.RawMessage, err error)
+}
+
+// A ReasonPlayer is a Player that may say why it chose its move: the room
+// calls MoveReason instead of Move, and shows the reason to everyone in
+// the move's log entry (protocol.LogEntry.BotReason) once the move is
+// played. The reason is the Player's own words about the seat's view,
+// which holds nothing the move does not reveal in a game whose view is
+// public (Carcassonne's); a Player for a game with hidden information
+// must say nothing of it. The room keeps one line of it (CleanReason).
+type ReasonPlayer interface {
+	Player
+	MoveReason(ctx context.Context, req PlayerRequest) (PlayerMove, error)
+}
+
+// PlayerMove is a ReasonPlayer's answer: the move and why ("" for no
+// reason).
+type PlayerMove struct {
+	Name   string
+	Args   json.RawMessage
+	Reason string
+}
+
+// CleanReason makes a bot's reason fit for the log: valid UTF-8, control
+// and formatting characters (newlines, bidirectional overrides, zero-width
+// characters) gone, runs of white space one space, trimmed, and at most
+// protocol.MaxBotReason characters (cut with "…").
+func CleanReason(s string) string {
+	if len(s) > 16*protocol.MaxBotReason { // far more than is kept: bound the work
+		s = s[:16*protocol.MaxBotReason]
+	}
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == utf8.RuneError, unicode.Is(unicode.Cf, r):
+			return -1
+		case unicode.IsControl(r), unicode.IsSpace(r), unicode.In(r, unicode.Zl, unicode.Zp):
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= protocol.MaxBotReason {
+		return s
+	}
+	r := []rune(s)[:protocol.MaxBotReason-1]
+	return strings.TrimRight(string(r), " ") + "…"
 }
 
 // PlayerRequest is what a Player decides from: the seat's own view and
@@ -130,6 +179,7 @@ type botJob struct {
 	ctx     context.Context // the manager's: cancelled when it stops
 	st      games.State
 	stateID int64
+	seq     int64 // the Record.Seq of st
 	game    string
 	matchID string
 	seat    int
@@ -139,17 +189,24 @@ type botJob struct {
 	metrics Metrics
 }
 
+// thinkingAfter is how long a Player may take before the room tells its
+// viewers that the seat is thinking: an engine that answers at once (GNU
+// Go on a small board, the LLM's remembered meeple step) costs no extra
+// message and no flicker.
+const thinkingAfter = 300 * time.Millisecond
+
 // ask gets the Player's move and checks it is legal; reason says why not.
-func (j botJob) ask() (name string, args json.RawMessage, reason string, err error) {
+// thinking is called, on this goroutine, once the Player has taken
+// thinkingAfter without answering.
+func (j botJob) ask(thinking func()) (mv PlayerMove, reason string, err error) {
 	view, err := j.st.AppendView(nil, j.seat)
 	if err != nil {
-		return "", nil, FallbackError, fmt.Errorf("view: %w", err)
+		return mv, FallbackError, fmt.Errorf("view: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(j.ctx, j.player.Timeout)
 	defer cancel()
 	type answer struct {
-		name  string
-		args  json.RawMessage
+		mv    PlayerMove
 		err   error
 		panic bool
 	}
@@ -164,28 +221,45 @@ func (j botJob) ask() (name string, args json.RawMessage, reason string, err err
 			}
 			done <- a
 		}()
-		a.name, a.args, a.err = j.player.Player.Move(ctx, PlayerRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, StateID: j.stateID, View: view})
+		req := PlayerRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, StateID: j.stateID, View: view}
+		if rp, ok := j.player.Player.(ReasonPlayer); ok {
+			a.mv, a.err = rp.MoveReason(ctx, req)
+		} else {
+			a.mv.Name, a.mv.Args, a.err = j.player.Player.Move(ctx, req)
+		}
 	}()
 	var a answer
-	select {
-	case a = <-done:
-	case <-ctx.Done():
-		a.err = ctx.Err()
+	slow := time.NewTimer(thinkingAfter)
+	defer slow.Stop()
+wait:
+	for {
+		select {
+		case a = <-done:
+			break wait
+		case <-ctx.Done():
+			a.err = ctx.Err()
+			break wait
+		case <-slow.C:
+			if thinking != nil {
+				thinking()
+			}
+		}
 	}
 	switch {
 	case a.panic:
-		return "", nil, FallbackPanic, a.err
+		return PlayerMove{}, FallbackPanic, a.err
 	case errors.Is(a.err, ErrPlayerBusy):
-		return "", nil, FallbackBusy, a.err
+		return PlayerMove{}, FallbackBusy, a.err
 	case a.err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return "", nil, FallbackTimeout, a.err
+		return PlayerMove{}, FallbackTimeout, a.err
 	case a.err != nil:
-		return "", nil, FallbackError, a.err
+		return PlayerMove{}, FallbackError, a.err
 	}
-	if _, err := j.st.Apply(j.seat, a.name, a.args); err != nil {
-		return "", nil, FallbackIllegal, fmt.Errorf("%s %s: %w", a.name, a.args, err)
+	if _, err := j.st.Apply(j.seat, a.mv.Name, a.mv.Args); err != nil {
+		return PlayerMove{}, FallbackIllegal, fmt.Errorf("%s %s: %w", a.mv.Name, a.mv.Args, err)
 	}
-	return a.name, a.args, "", nil
+	a.mv.Reason = CleanReason(a.mv.Reason)
+	return a.mv, "", nil
 }
 
 // timeDecision records the time since start as the job's decision time.

@@ -678,8 +678,8 @@ type sentView struct {
 }
 
 // patchSet makes one broadcast's patch messages, each piece once: the
-// operations on the parts every viewer shares (ctx, players, log, clock)
-// once per frame the viewers hold (all of them, but for one that has just
+// operations on the parts every viewer shares (ctx, players, log, clock,
+// thinking) once per frame the viewers hold (all of them, but for one that has just
 // connected); those on G once per distinct pair of views (so every
 // spectator's view changes by the same operations, and each seat's by its
 // own); and each message once per distinct (frame held, seat held, seat).
@@ -756,8 +756,8 @@ func (p *patchSet) message(held sentView, seat int) (m *patchMsg) {
 	return m
 }
 
-// sharedOps returns the operations on ctx, players, log and clock from
-// from to the set's frame.
+// sharedOps returns the operations on ctx, players, log, clock and
+// thinking from from to the set's frame.
 func (p *patchSet) sharedOps(from *frame) *patchOps {
 	for i := range p.shared {
 		if p.shared[i].from == from {
@@ -777,15 +777,21 @@ func (p *patchSet) sharedOps(from *frame) *patchOps {
 			break
 		}
 	}
-	if err == nil {
-		d.path = append(d.path[:0], "/clock"...)
+	for _, part := range []struct {
+		path     string
+		old, new []byte
+	}{{"/clock", from.clock, to.clock}, {"/thinking", from.thinking, to.thinking}} {
+		if err != nil {
+			break
+		}
+		d.path = append(d.path[:0], part.path...)
 		switch {
-		case from.clock == nil && to.clock != nil:
-			d.op(opAdd, nil, to.clock)
-		case from.clock != nil && to.clock == nil:
+		case part.old == nil && part.new != nil:
+			d.op(opAdd, nil, part.new)
+		case part.old != nil && part.new == nil:
 			d.op(opRemove, nil, nil)
-		case from.clock != nil:
-			err = d.diff(from.clock, to.clock)
+		case part.old != nil:
+			err = d.diff(part.old, part.new)
 		}
 	}
 	p.shared = append(p.shared, patchOps{from: from, ops: bytes.Clone(d.out), err: err})

@@ -38,6 +38,10 @@ type room struct {
 	// botTicket is set while the room waits for a bot move it reserved
 	// from the process's budget (waitForBudget).
 	botTicket bool
+	// think is the Player decision in progress and note the log note of
+	// the bot move being played (roombot.go).
+	think thinking
+	note  *botNote
 	// due is when the record's next clock runs out as this room last told
 	// the store's DueIndex (dueclocks.go); -1 when unknown.
 	due     int64

@@ -146,19 +146,63 @@ func (r *room) fireBot() {
 		}
 		r.botBusy = true
 		info := r.game.Info()
+		player := r.m.player(info.Name, level)
+		if player != nil {
+			r.startThinking(seat)
+		}
 		go botJob{
-			ctx: r.m.ctx, st: r.st, stateID: r.rec.StateID, game: info.Name, matchID: r.id, seat: seat, level: level,
-			player: r.m.player(info.Name, level), log: r.log, metrics: r.m.cfg.Metrics,
+			ctx: r.m.ctx, st: r.st, stateID: r.rec.StateID, seq: r.rec.Seq, game: info.Name, matchID: r.id, seat: seat, level: level,
+			player: player, log: r.log, metrics: r.m.cfg.Metrics,
 		}.think(r.results)
 		return
 	}
 	r.schedule()
 }
 
+// thinking is a Player level's decision in progress, as the room shows
+// it (protocol.Thinking): once the Player has taken thinkingAfter, every
+// viewer's state says which seat is thinking since when, until its move
+// (or the fallback's) is played.
+type thinking struct {
+	seat  int
+	seq   int64 // the Record.Seq the decision is for
+	since int64 // Unix ms: when the seat began deciding at seq
+	shown bool  // the viewers have been told
+}
+
+// startThinking notes that a Player decision for seat starts now. The
+// same decision asked again (the seat's move at the same Seq: its
+// answer was not played) keeps its start, so the seconds shown count on.
+func (r *room) startThinking(seat int) {
+	since := r.m.now()
+	if t := r.think; t.seat == seat && t.seq == r.rec.Seq && t.since > 0 {
+		since = t.since
+	}
+	r.think = thinking{seat: seat, seq: r.rec.Seq, since: since}
+}
+
+// thinkingNow is the wire Thinking of the current state, or nil: shown
+// only while the decision is for the state on show.
+func (r *room) thinkingNow() *protocol.Thinking {
+	t := r.think
+	if !t.shown || !r.botBusy || t.seq != r.rec.Seq {
+		return nil
+	}
+	return &protocol.Thinking{PlayerID: games.PlayerID(t.seat), Since: t.since, ServerTime: r.m.now()}
+}
+
+// botNote is what the log entry of a bot's move says beyond the move:
+// the Player's reason, or that the fallback level played it and why.
+type botNote struct {
+	seat     int
+	reason   string
+	fallback *protocol.LogFallback
+}
+
 // think decides the job's move and sends it, with the stateID it is for,
 // on out. A Player level that fails plays its fallback built-in level.
 func (j botJob) think(out chan<- botResult) {
-	res := botResult{stateID: j.stateID, seat: j.seat}
+	res := botResult{stateID: j.stateID, seq: j.seq, seat: j.seat}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("bot panic: %v\n%s", p, debug.Stack())
@@ -168,10 +212,19 @@ func (j botJob) think(out chan<- botResult) {
 	defer j.timeDecision(time.Now())
 	level := j.level
 	if j.player != nil {
-		name, args, reason, err := j.ask()
+		// A Player that takes a while: tell the room, which tells the
+		// viewers. The channel is empty (the room reads each job's
+		// answer before it starts the next), so this never waits.
+		slow := func() {
+			select {
+			case out <- botResult{stateID: j.stateID, seq: j.seq, seat: j.seat, thinking: true}:
+			default:
+			}
+		}
+		mv, reason, err := j.ask(slow)
 		switch {
 		case err == nil:
-			res.name, res.args = name, args
+			res.name, res.args, res.reason = mv.Name, mv.Args, mv.Reason
 			return
 		case j.ctx.Err() != nil: // the manager is stopping: nobody waits
 			res.err = err
@@ -179,14 +232,36 @@ func (j botJob) think(out chan<- botResult) {
 		}
 		j.fallBack(reason, err)
 		level = j.player.Fallback
+		res.fallback = &protocol.LogFallback{Level: level, Reason: reason}
 	}
 	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	res.name, res.args, res.err = j.st.Bot(level, j.seat, rng)
 }
 
+// onBotResult plays a bot's answer. The answer stands while the game state
+// it was decided from is current (the same Seq: a presence change or a
+// rename in the meantime leaves the position as it was, and a Player's
+// decision can take many seconds); the seat is checked again.
 func (r *room) onBotResult(res botResult) {
+	if res.thinking {
+		// A Player is taking a while: every viewer learns it.
+		if t := r.think; r.botBusy && !t.shown && t.seat == res.seat && t.seq == res.seq && res.seq == r.rec.Seq {
+			r.think.shown = true
+			r.broadcast(nil, nil)
+		}
+		return
+	}
 	r.botBusy = false
-	if res.stateID != r.rec.StateID {
+	// Thinking ends with the answer; a state that showed it is followed
+	// by one that does not (the move's, or untold below).
+	told := r.think.shown && r.think.seq == r.rec.Seq
+	r.think.shown = false
+	untell := func() {
+		if told {
+			r.broadcast(nil, nil)
+		}
+	}
+	if res.seq != r.rec.Seq {
 		r.schedule()
 		return
 	}
@@ -195,19 +270,30 @@ func (r *room) onBotResult(res botResult) {
 	st := r.st.Status()
 	level, at, ok := r.botMay(st, res.seat, r.abandoned())
 	if !ok || at > r.m.now() {
+		if !ok { // the seat is no longer the bot's: its next decision starts afresh
+			r.think.since = 0
+		}
+		untell()
 		r.schedule()
 		return
 	}
 	if res.err != nil {
 		r.log.Error("bot failed", "seat", res.seat, "state_id", res.stateID, "err", res.err)
-		r.botFailed = res.stateID
+		r.botFailed = r.rec.StateID
+		untell()
 		return
 	}
-	if err := r.playAs(res.seat, res.name, res.args, &r.rec.Seq, r.timedOut(st, res.seat)); err != nil {
+	if res.reason != "" || res.fallback != nil {
+		r.note = &botNote{seat: res.seat, reason: res.reason, fallback: res.fallback}
+	}
+	err := r.playAs(res.seat, res.name, res.args, &r.rec.Seq, r.timedOut(st, res.seat))
+	r.note = nil
+	if err != nil {
 		if err.Code != protocol.CodeStaleState {
 			r.log.Error("bot move refused", "seat", res.seat, "state_id", res.stateID, "move", res.name, "code", err.Code)
-			r.botFailed = res.stateID
+			r.botFailed = r.rec.StateID
 		}
+		untell()
 		r.schedule()
 		return
 	}

@@ -146,6 +146,10 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	nr.State = state
 	nr.Seq++
 	entry := moveLogEntry(r.game.Info(), before, seat, name, args)
+	if n := r.note; n != nil && n.seat == seat {
+		// A bot's move: the Player's reason, or the fallback that played.
+		entry.BotReason, entry.Fallback = n.reason, n.fallback
+	}
 	if c := nr.Options.Clock; c != nil {
 		now := r.m.now()
 		startClocks(&nr, now) // a record from before the start was stored with none
@@ -241,7 +245,7 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 // a sync), reusing the last frame when it still shows the current record.
 func (r *room) sendState(v *Viewer, ack *int64) {
 	f := r.last
-	if f == nil || f.rec != r.rec || f.clock != nil { // a clock shows the time of each message
+	if f == nil || f.rec != r.rec || f.clock != nil || f.thinking != nil || r.thinkingNow() != nil { // a clock (and thinking) shows the time of each message
 		f = r.newFrame()
 	}
 	r.sendFull(v, f, ack)
@@ -316,6 +320,9 @@ type frame struct {
 	// (games.Info.PublicView).
 	public bool
 	clock  []byte // the JSON of the clocks at this change; nil without a clock
+	// thinking is the JSON of the seat thinking at this change
+	// (protocol.Thinking); nil when none is.
+	thinking []byte
 	// tops are the members of each view's G, for patches (patch.go).
 	tops map[int][]member
 }
@@ -332,6 +339,9 @@ func (r *room) frame() *frame {
 	f.ctx = r.rec.appendWireCtx(make([]byte, 0, 256), st) // about 150-250 bytes
 	if r.rec.Options.Clock != nil {
 		f.clock = mustMarshal(r.rec.clockView(st, r.m.now()))
+	}
+	if t := r.thinkingNow(); t != nil {
+		f.thinking = mustMarshal(t)
 	}
 	return f
 }
@@ -392,13 +402,17 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 		b = append(b, `,"clock":`...)
 		b = append(b, f.clock...)
 	}
+	if f.thinking != nil {
+		b = append(b, `,"thinking":`...)
+		b = append(b, f.thinking...)
+	}
 	return append(b, '}')
 }
 
 // fullLen is about the length of a state message with view g, ack and
 // seat included.
 func (f *frame) fullLen(g []byte) int {
-	return len(f.head) + len(g) + len(f.ctx) + len(f.players) + len(f.log) + len(f.clock) + 80
+	return len(f.head) + len(g) + len(f.ctx) + len(f.players) + len(f.log) + len(f.clock) + len(f.thinking) + 80
 }
 
 // appendYou appends the JSON of the wire "you" for seat.
@@ -525,9 +539,15 @@ func sameEntries(a, b []protocol.LogEntry) bool {
 	for i := range a {
 		x, y := &a[i], &b[i]
 		if x.Turn != y.Turn || x.PlayerID != y.PlayerID || x.Move != y.Move ||
-			x.Text != y.Text || !bytes.Equal(x.Args, y.Args) {
+			x.Text != y.Text || !bytes.Equal(x.Args, y.Args) ||
+			x.BotReason != y.BotReason || !sameFallback(x.Fallback, y.Fallback) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameFallback reports whether two log entries' fallbacks are equal.
+func sameFallback(a, b *protocol.LogFallback) bool {
+	return a == b || (a != nil && b != nil && *a == *b)
 }

@@ -193,9 +193,15 @@ type (
 	}
 	botResult struct {
 		stateID int64
+		seq     int64 // the Record.Seq the bot decided at
 		seat    int
 		name    string
 		args    json.RawMessage
 		err     error
+		// thinking: not an answer but the news that a Player is taking
+		// a while (roombot.go).
+		thinking bool
+		reason   string                // the Player's reason (LogEntry.BotReason)
+		fallback *protocol.LogFallback // the fallback level played instead
 	}
 )

@@ -129,7 +129,7 @@ func TestSameEntriesFields(t *testing.T) {
 	for f := range reflect.TypeFor[protocol.LogEntry]().Fields() {
 		names = append(names, f.Name)
 	}
-	if want := []string{"Turn", "PlayerID", "Move", "Args", "Text"}; !slices.Equal(names, want) {
+	if want := []string{"Turn", "PlayerID", "Move", "Args", "Text", "BotReason", "Fallback"}; !slices.Equal(names, want) {
 		t.Fatalf("protocol.LogEntry has fields %v; sameEntries compares %v: update it", names, want)
 	}
 }

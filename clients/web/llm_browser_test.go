@@ -32,6 +32,14 @@ type fakeChat struct {
 	mu       sync.Mutex
 	gate     chan struct{} // closed to let held requests go; nil: answer at once
 	requests int
+	reason   string // sent beside the option when set
+}
+
+// setReason makes the endpoint give reason with its answers.
+func (f *fakeChat) setReason(reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.reason = reason
 }
 
 var firstOptionRE = regexp.MustCompile(`N from (-?\d+) to`)
@@ -84,7 +92,7 @@ func (f *fakeChat) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.requests++
-	gate := f.gate
+	gate, reason := f.gate, f.reason
 	f.mu.Unlock()
 	if gate != nil {
 		f.arrived <- struct{}{}
@@ -98,11 +106,16 @@ func (f *fakeChat) serve(w http.ResponseWriter, r *http.Request) {
 	if m := firstOptionRE.FindStringSubmatch(req.Messages[len(req.Messages)-1].Content); m != nil {
 		option = m[1]
 	}
+	content := `{"option": ` + option + `}`
+	if reason != "" {
+		r, _ := json.Marshal(reason)
+		content = `{"option": ` + option + `, "reason": ` + string(r) + `}`
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": "chatcmpl-web", "object": "chat.completion", "created": 1, "model": req.Model,
 		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-			"message": map[string]any{"role": "assistant", "content": `{"option": ` + option + `}`}}},
+			"message": map[string]any{"role": "assistant", "content": content}}},
 	})
 }
 
@@ -111,7 +124,13 @@ func (f *fakeChat) serve(w http.ResponseWriter, r *http.Request) {
 // endpoint f, and returns its base URL.
 func startLLMServer(t *testing.T, f *fakeChat) string {
 	t.Helper()
-	p, err := llm.New(llm.Endpoint{Name: "test", BaseURL: f.URL + "/v1", Model: "fake", Timeout: time.Minute}, "", f.Client())
+	return startLLMServerTimeout(t, f, time.Minute)
+}
+
+// startLLMServerTimeout is startLLMServer with the level's decision limit.
+func startLLMServerTimeout(t *testing.T, f *fakeChat, timeout time.Duration) string {
+	t.Helper()
+	p, err := llm.New(llm.Endpoint{Name: "test", BaseURL: f.URL + "/v1", Model: "fake", Timeout: timeout}, "", f.Client())
 	if err != nil {
 		t.Fatal(err)
 	}

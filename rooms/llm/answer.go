@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/chaguan/chaguan/rooms"
 )
 
 // maxAnswer bounds the answer text an error quotes.
@@ -27,8 +29,12 @@ type answer struct {
 // ErrMalformed that says why there is none. Only the content counts:
 // reasoning sent in a field of its own is never read.
 func (a answer) choice() (int, error) {
-	var n int
-	var err error
+	n, _, err := a.choiceReason()
+	return n, err
+}
+
+// choiceReason is choice and the answer's reason (see parseReply).
+func (a answer) choiceReason() (n int, reason string, err error) {
 	switch {
 	case a.refusal != "" && strings.TrimSpace(a.content) == "":
 		err = fmt.Errorf("%w: the model refused: %s", ErrMalformed, quote(a.refusal))
@@ -37,12 +43,12 @@ func (a answer) choice() (int, error) {
 	case a.null:
 		err = fmt.Errorf("%w: the answer has no content (null)", ErrMalformed)
 	default:
-		n, err = parseAnswer(a.content)
+		n, reason, err = parseReply(a.content)
 	}
 	if err != nil && a.cutOff {
 		err = fmt.Errorf("%w (cut off at max_tokens)", err)
 	}
-	return n, err
+	return n, reason, err
 }
 
 // parseAnswer finds the option number in an answer's text, as models
@@ -61,9 +67,20 @@ func (a answer) choice() (int, error) {
 // missing and quotes the start of the text. Whether the number is a
 // listed option is the caller's to check.
 func parseAnswer(s string) (int, error) {
+	n, _, err := parseReply(s)
+	return n, err
+}
+
+// parseReply is parseAnswer and the reason the answer gives: the string
+// value of "reason" in the JSON object the option was read from
+// ({"option": 2, "reason": "…"}), made one line of at most
+// protocol.MaxBotReason characters (rooms.CleanReason); "" for a bare
+// number, an object without one, or one that is not a string. The
+// reason never decides anything: a bad one is dropped, the option kept.
+func parseReply(s string) (int, string, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
-		return 0, fmt.Errorf("%w: the answer is empty", ErrMalformed)
+		return 0, "", fmt.Errorf("%w: the answer is empty", ErrMalformed)
 	}
 	if i := strings.LastIndex(t, "</think>"); i >= 0 {
 		t = t[i+len("</think>"):]
@@ -72,10 +89,10 @@ func parseAnswer(s string) (int, error) {
 	}
 	t = strings.TrimSpace(t)
 	if t == "" {
-		return 0, fmt.Errorf("%w: the answer is only reasoning (<think>…</think>), no choice after it", ErrMalformed)
+		return 0, "", fmt.Errorf("%w: the answer is only reasoning (<think>…</think>), no choice after it", ErrMalformed)
 	}
 	if n, ok := lastLineNumber(t); ok {
-		return n, nil
+		return n, "", nil
 	}
 	why := `no {"option": N} and no bare number`
 	tried := 0
@@ -94,11 +111,15 @@ func parseAnswer(s string) (int, error) {
 			continue
 		}
 		if n, ok := optionValue(raw); ok {
-			return n, nil
+			var reason string
+			if json.Unmarshal(m["reason"], &reason) != nil {
+				reason = ""
+			}
+			return n, rooms.CleanReason(reason), nil
 		}
 		why = "option is not a whole number"
 	}
-	return 0, fmt.Errorf("%w: %s: %s", ErrMalformed, why, quote(t))
+	return 0, "", fmt.Errorf("%w: %s: %s", ErrMalformed, why, quote(t))
 }
 
 // lastLineNumber reads the last line of t that is not a ``` fence as a

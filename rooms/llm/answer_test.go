@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/games/carcassonne"
+	"github.com/chaguan/chaguan/protocol"
 	"github.com/chaguan/chaguan/rooms"
 )
 
@@ -121,5 +124,81 @@ func TestParseAnswerBounded(t *testing.T) {
 	}
 	if _, err := parseAnswer(strings.Repeat(`{"a":"`, 20000)); !errors.Is(err, ErrMalformed) {
 		t.Errorf("no choice: %v, want ErrMalformed", err)
+	}
+}
+
+// TestAnswerReason: the answer's optional "reason" comes back with the
+// move (MoveReason), through the real client: one line, at most
+// protocol.MaxBotReason characters, control and invisible characters
+// gone, the key's text replaced even when invisible characters split it;
+// a reason that is absent, null or not a string is none, and never costs
+// the option. A meeple step answered from the turn's memory has none.
+func TestAnswerReason(t *testing.T) {
+	tileView, _, tileState, _ := views(t)
+	pr, err := buildPrompt(tileView, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("The city grows and the road closes. ", 10)
+	split := string(testKey[:6]) + "\u200b" + string(testKey[6:])
+	for _, c := range []struct {
+		name, content, want string
+	}{
+		{"a reason", `{"option": 2, "reason": "Extends my city c2 toward the open spot."}`, "Extends my city c2 toward the open spot."},
+		{"reason first, braces in it", "```json\n{\"reason\": \"joins {c2} and {r7}\", \"option\": 2}\n```", "joins {c2} and {r7}"},
+		{"none", `{"option": 2}`, ""},
+		{"null", `{"option": 2, "reason": null}`, ""},
+		{"not a string", `{"option": 2, "reason": {"why": "points"}}`, ""},
+		{"a number", `{"option": 2, "reason": 7}`, ""},
+		{"bare number", "2", ""},
+		{"lines, tabs and controls", "{\"option\": 2, \"reason\": \"  Close the road.\\n\\nThen\\tthe\\u0007 city \\u202eevil\\u202c.  \"}", "Close the road. Then the city evil."},
+		{"too long", `{"option": 2, "reason": "` + long + `"}`, string([]rune(strings.TrimSpace(long))[:119]) + "…"},
+		{"the key", `{"option": 2, "reason": "my key is ` + string(testKey) + `"}`, "my key is [redacted]"},
+		{"the key split by a zero-width space", `{"option": 2, "reason": "key ` + split + `"}`, "key [redacted]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, always(reply{content: c.content}))
+			mv, err := f.player(t, 5*time.Second).MoveReason(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			o, _ := pr.option(2)
+			if err != nil || mv.Name != o.name || string(mv.Args) != string(o.args) {
+				t.Fatalf("MoveReason = %+v, %v; want option 2: %s %s", mv, err, o.name, o.args)
+			}
+			if mv.Reason != c.want {
+				t.Errorf("reason %q, want %q", mv.Reason, c.want)
+			}
+			if n := len([]rune(mv.Reason)); n > protocol.MaxBotReason {
+				t.Errorf("reason of %d characters, want at most %d", n, protocol.MaxBotReason)
+			}
+			mustNotLeak(t, "the reason", mv.Reason)
+		})
+	}
+
+	// The meeple step of the same turn comes from memory: no request, no
+	// reason (the placement's entry carries the turn's).
+	n := -1
+	for i, o := range pr.options {
+		if o.meeple != "" {
+			n = pr.first + i
+			break
+		}
+	}
+	if n < 0 {
+		t.Fatal("no tile-phase option places a meeple")
+	}
+	f := newFake(t, always(reply{content: fmt.Sprintf(`{"option": %d, "reason": "Claim the city."}`, n)}))
+	p := f.player(t, 5*time.Second)
+	req := rooms.PlayerRequest{Game: "carcassonne", MatchID: "m1", View: tileView}
+	mv, err := p.MoveReason(context.Background(), req)
+	if err != nil || mv.Reason != "Claim the city." {
+		t.Fatalf("tile step: %+v, %v; want the reason", mv, err)
+	}
+	next, err := carcassonne.Rules{}.Apply(tileState, 0, mv.Name, mv.Args)
+	if err != nil || next.Phase != carcassonne.PhaseMeeple {
+		t.Fatalf("the placement gives %v (phase %q), want the meeple step", err, next.Phase)
+	}
+	req.View = marshal(t, carcassonne.Rules{}.View(next, 0))
+	mv, err = p.MoveReason(context.Background(), req)
+	if err != nil || mv.Name != carcassonne.MovePlaceMeeple || mv.Reason != "" || f.requests() != 1 {
+		t.Errorf("meeple step: %+v, %v after %d requests; want the remembered meeple, no reason, one request", mv, err, f.requests())
 	}
 }

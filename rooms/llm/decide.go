@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -144,37 +143,40 @@ func fingerprint(v carcassonne.View, board []carcassonne.PlacedView) uint64 {
 
 // decide makes the decision of req: the whole turn in the tile phase (one
 // request, or two when the first answer is refused), the remembered
-// meeple part in the meeple phase.
-func (p *Player) decide(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+// meeple part in the meeple phase. The model's reason goes with the move
+// it asked the model for: the tile's placement (it speaks of the whole
+// turn), or the meeple step's own question; a remembered meeple part
+// gives none.
+func (p *Player) decide(ctx context.Context, req rooms.PlayerRequest) (rooms.PlayerMove, error) {
 	v, err := readView(req.View, req.Seat)
 	if err != nil {
-		return "", nil, err
+		return rooms.PlayerMove{}, err
 	}
 	key := memoryKey{match: req.MatchID, seat: req.Seat}
 	switch v.Phase {
 	case carcassonne.PhaseTile:
 		pr, err := tilePrompt(v, req.Seat)
 		if err != nil {
-			return "", nil, err
+			return rooms.PlayerMove{}, err
 		}
 		o, err := p.ask(ctx, pr)
 		if err != nil {
-			return "", nil, err
+			return rooms.PlayerMove{}, err
 		}
 		p.memory.put(key, remembered{turn: v.Turn, board: fingerprint(v, v.Board), x: o.x, y: o.y, rot: o.rot, meeple: o.meeple})
-		return o.name, o.args, nil
+		return rooms.PlayerMove{Name: o.name, Args: o.args, Reason: o.reason}, nil
 	case carcassonne.PhaseMeeple:
 		if v.LastPlaced == nil || len(v.Board) < 2 {
-			return "", nil, fmt.Errorf("%w: no placed tile", ErrView)
+			return rooms.PlayerMove{}, fmt.Errorf("%w: no placed tile", ErrView)
 		}
 		lp := v.LastPlaced
 		if m, ok := p.memory.take(key, v.Turn, fingerprint(v, v.Board[:len(v.Board)-1]), lp.X, lp.Y, lp.Rotation); ok {
 			if m == "" {
-				return carcassonne.MoveSkipMeeple, games.Args(), nil
+				return rooms.PlayerMove{Name: carcassonne.MoveSkipMeeple, Args: games.Args()}, nil
 			}
 			for _, o := range v.MeepleOptions {
 				if o.Feature == m {
-					return carcassonne.MovePlaceMeeple, games.Args(carcassonne.MeepleArgs{Feature: m}), nil
+					return rooms.PlayerMove{Name: carcassonne.MovePlaceMeeple, Args: games.Args(carcassonne.MeepleArgs{Feature: m})}, nil
 				}
 			}
 			// Not an option now (it always is: the tile phase computed
@@ -182,15 +184,15 @@ func (p *Player) decide(ctx context.Context, req rooms.PlayerRequest) (string, j
 		}
 		pr, err := meeplePrompt(v, req.Seat)
 		if err != nil {
-			return "", nil, err
+			return rooms.PlayerMove{}, err
 		}
 		o, err := p.ask(ctx, pr)
 		if err != nil {
-			return "", nil, err
+			return rooms.PlayerMove{}, err
 		}
-		return o.name, o.args, nil
+		return rooms.PlayerMove{Name: o.name, Args: o.args, Reason: o.reason}, nil
 	}
-	return "", nil, fmt.Errorf("%w: phase %q", ErrView, v.Phase)
+	return rooms.PlayerMove{}, fmt.Errorf("%w: phase %q", ErrView, v.Phase)
 }
 
 // maxEcho bounds the refused answer sent back to the model with the
@@ -214,7 +216,7 @@ func (p *Player) ask(ctx context.Context, pr prompt) (choice, error) {
 	}
 	o, why := pr.read(a)
 	if why == nil {
-		return o, nil
+		return p.withReason(o), nil
 	}
 	why = p.safe(why)
 	said := a.content
@@ -229,7 +231,7 @@ func (p *Player) ask(ctx context.Context, pr prompt) (choice, error) {
 	}
 	o, why2 := pr.read(a2)
 	if why2 == nil {
-		return o, nil
+		return p.withReason(o), nil
 	}
 	return choice{}, p.safe(fmt.Errorf("%w (asked twice; the first answer was refused too)", why2))
 }
@@ -246,10 +248,18 @@ func retryText(why error, pr prompt) string {
 	return intro + reason + ask
 }
 
-// read is the listed option an answer names, or why there is none
-// (ErrMalformed or ErrNoOption).
+// withReason is o with its reason made safe to show: the key's text
+// replaced once more (cleaning may have joined a key split by invisible
+// characters), one line, capped.
+func (p *Player) withReason(o choice) choice {
+	o.reason = rooms.CleanReason(p.key.scrub(o.reason))
+	return o
+}
+
+// read is the listed option an answer names, with the answer's reason,
+// or why there is none (ErrMalformed or ErrNoOption).
 func (pr prompt) read(a answer) (choice, error) {
-	n, err := a.choice()
+	n, reason, err := a.choiceReason()
 	if err != nil {
 		return choice{}, err
 	}
@@ -257,6 +267,7 @@ func (pr prompt) read(a answer) (choice, error) {
 	if !ok {
 		return choice{}, fmt.Errorf("%w: option %d is not listed (%d to %d)", ErrNoOption, n, pr.first, pr.last())
 	}
+	o.reason = reason
 	return o, nil
 }
 

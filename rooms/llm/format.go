@@ -14,7 +14,7 @@ import (
 type format int32
 
 const (
-	formatSchema format = iota // response_format json_schema: {"option": one of the listed numbers}
+	formatSchema format = iota // response_format json_schema: {"option": one of the listed numbers, "reason": a string or null}
 	formatObject               // response_format json_object: any JSON object
 	formatText                 // no response_format (none): plain text
 )
@@ -51,17 +51,25 @@ func (m *formatMemory) refused(f format) {
 const schemaName = "carcassonne_option"
 
 // optionSchema is the JSON schema of an answer choosing among options:
-// one key, "option", an integer that is one of them.
+// "option", an integer that is one of them, and "reason", why, in one
+// short sentence, or null. A strict schema must require every key it
+// names, so the reason is required but may be null; it is described,
+// not bounded (maxLength is not a keyword every strict endpoint takes):
+// the Player keeps one line of it, capped (parseReply).
 func optionSchema(options []int) map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"option": map[string]any{"type": "integer", "enum": options},
+			"reason": map[string]any{"type": []string{"string", "null"}, "description": reasonDescription},
 		},
-		"required":             []string{"option"},
+		"required":             []string{"option", "reason"},
 		"additionalProperties": false,
 	}
 }
+
+// reasonDescription describes the answer's "reason" to the model.
+const reasonDescription = "Why, in one short sentence (at most 120 characters), shown to every player"
 
 // responseFormat is the response_format of a request in format f for the
 // listed options; ok is false for formatText, which sends none.

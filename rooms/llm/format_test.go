@@ -131,7 +131,7 @@ func TestResponseFormatConcurrent(t *testing.T) {
 // TestResponseFormatSchema: an endpoint that accepts json_schema gets a
 // strict schema whose option is an integer enum of exactly the listed
 // option numbers (from 1 in the tile phase, from 0 in the meeple phase),
-// one key, no other properties.
+// and a reason that is a string or null, no other properties.
 func TestResponseFormatSchema(t *testing.T) {
 	tileView, meepleView, _, _ := views(t)
 	for _, view := range []json.RawMessage{tileView, meepleView} {
@@ -157,13 +157,18 @@ func TestResponseFormatSchema(t *testing.T) {
 		switch {
 		case rf["type"] != "json_schema" || js["name"] != schemaName || js["strict"] != true:
 			t.Errorf("response_format %v, want a strict json_schema named %s", rf, schemaName)
-		case schema["type"] != "object" || schema["additionalProperties"] != false || len(props) != 1:
-			t.Errorf("schema %v, want an object with one property and no others", schema)
+		case schema["type"] != "object" || schema["additionalProperties"] != false || len(props) != 2:
+			t.Errorf("schema %v, want an object with two properties and no others", schema)
 		case opt["type"] != "integer" || !slices.Equal(enum, want):
 			t.Errorf("option %v, want an integer enum %v", opt, want)
 		}
-		if req, _ := schema["required"].([]any); !slices.Equal(req, []any{"option"}) {
-			t.Errorf("required %v, want [option]", schema["required"])
+		// A strict schema requires every key: the reason may be null.
+		reason, _ := props["reason"].(map[string]any)
+		if types, _ := reason["type"].([]any); !slices.Equal(types, []any{"string", "null"}) || reason["description"] == "" {
+			t.Errorf("reason %v, want a described string or null", reason)
+		}
+		if req, _ := schema["required"].([]any); !slices.Equal(req, []any{"option", "reason"}) {
+			t.Errorf("required %v, want [option reason]", schema["required"])
 		}
 		checkSampling(t, f.requestBodies(), DefaultMaxTokens, DefaultTemperature)
 	}

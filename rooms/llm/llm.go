@@ -6,9 +6,10 @@
 // The Player decides from the seat's view alone: it sends a board summary,
 // the drawn tile and the numbered legal options (placements in the tile
 // phase; meeple options and "no meeple" in the meeple phase) and asks for
-// {"option": N}: as structured output (a JSON schema whose option is one of
-// the listed numbers) where the endpoint has it, else a JSON object, else
-// plain text (format.go). It reads the answer as models write it (a code
+// {"option": N} with an optional one-line "reason" (shown to every player
+// in the move's log entry: MoveReason): as structured output (a JSON
+// schema whose option is one of the listed numbers) where the endpoint has
+// it, else a JSON object, else plain text (format.go). It reads the answer as models write it (a code
 // fence, prose or a <think> block around it, a bare number, a numeric
 // string: answer.go) and refuses anything else with the reason. A refused
 // answer, an unlisted option, an HTTP error or a timeout is an error, and
@@ -142,7 +143,7 @@ type Player struct {
 	memory *turnMemory
 }
 
-var _ rooms.Player = (*Player)(nil)
+var _ rooms.ReasonPlayer = (*Player)(nil)
 
 // String describes the Player without its key; Format and LogValue use it
 // too, so no verb (%+v, %#v) prints the key field.
@@ -218,8 +219,17 @@ func (p *Player) PlayerLevel() rooms.PlayerLevel {
 // ErrMalformed (with the reason) or ErrNoOption when the second answer
 // names no listed option either, or ctx's error. No error carries the key.
 func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+	mv, err := p.MoveReason(ctx, req)
+	return mv.Name, mv.Args, err
+}
+
+// MoveReason implements rooms.ReasonPlayer: Move, and the model's own
+// short reason when its answer gave one ({"option": N, "reason": "…"}):
+// one line of at most protocol.MaxBotReason characters, the key's text
+// replaced; "" when it gave none or the meeple step came from memory.
+func (p *Player) MoveReason(ctx context.Context, req rooms.PlayerRequest) (rooms.PlayerMove, error) {
 	if req.Game != Game {
-		return "", nil, fmt.Errorf("%w: game %q", ErrView, req.Game)
+		return rooms.PlayerMove{}, fmt.Errorf("%w: game %q", ErrView, req.Game)
 	}
 	return p.decide(ctx, req)
 }

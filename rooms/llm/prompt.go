@@ -68,6 +68,9 @@ type choice struct {
 	meeple    string
 	now       int     // points the seat scores at once
 	est       float64 // the estimate the prompt states
+	// reason is the answer's own reason for choosing it (parseReply),
+	// set on the copy an answer returns.
+	reason string
 }
 
 // prompt is the conversation for one decision and its options, numbered
@@ -109,7 +112,7 @@ Scoring: a completed road 1 per tile; city 2 per tile and 2 per shield; cloister
 7 meeples each. After placing, you may put one on a feature of your tile whose connected whole has no meeple.
 Names: c city, r road, k cloister, f field. "open" = edges to empty spots; "(3,-1):12" = an empty spot that 12 of the tiles left fit (0: never completed). A tile's features go by the edges they reach ("road EW"), fields by edges and half-edges (Nw Ne En Es Se Sw Ws Wn).
 Each option is a whole turn: the tile's spot, its edges after rotation and effect, then numbered choices: your meeple's place or none. now = points you score at once; est = rough net gain (yours less the best opponent's; a meeple placed costs, one coming back gains).
-Answer only {"option": N}.`
+Answer only {"option": N} or {"option": N, "reason": "…"}: reason says why in one short sentence (at most 120 characters) that every player sees.`
 
 // meepleSystemPrompt is the system message of a meeple-phase decision
 // (asked only when the turn's tile-phase choice is not remembered).
@@ -579,10 +582,14 @@ func tilePrompt(v carcassonne.View, seat int) (prompt, error) {
 	}
 	b.WriteString("\n")
 	b.WriteString(body.String())
-	fmt.Fprintf(&b, "Reply with exactly {\"option\": N}, N from %d to %d.", p.first, p.last())
+	fmt.Fprintf(&b, replyLine, p.first, p.last())
 	p.user = b.String()
 	return p, nil
 }
+
+// replyLine ends the user message: the answer asked for, with the range
+// of option numbers.
+const replyLine = `Reply with exactly {"option": N} or {"option": N, "reason": "…"}, N from %d to %d.`
 
 // placementLine is a placement's spot, edges and effect.
 func placementLine(pl *placement) string {
@@ -631,7 +638,7 @@ func meeplePrompt(v carcassonne.View, seat int) (prompt, error) {
 		}
 		p.options = append(p.options, o)
 	}
-	fmt.Fprintf(&b, "Reply with exactly {\"option\": N}, N from %d to %d.", p.first, p.last())
+	fmt.Fprintf(&b, replyLine, p.first, p.last())
 	p.user = b.String()
 	if len(p.options) < 2 {
 		return prompt{}, fmt.Errorf("%w: no option to choose from", ErrView)

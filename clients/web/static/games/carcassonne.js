@@ -410,4 +410,6 @@ function mount(el, api) {
   };
 }
 
-export default { mount, strings };
+// showsThinking: the side panel shows a bot's thinking seconds itself,
+// so the host's status line does not repeat them.
+export default { mount, strings, showsThinking: true };

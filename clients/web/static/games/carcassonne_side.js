@@ -1,13 +1,15 @@
 // The Carcassonne plugin's side panel: status, the drawn tile with Rotate
 // and Place, the meeple choices with Skip, the players (score, meeples
-// left; an LLM bot's badge, and "thinking…" while it decides), tiles left,
-// the final scoring per feature (each seat's number always shown), and
-// the log.
+// left; an LLM bot's badge, and "thinking… 3 s" while it decides), tiles
+// left, the final scoring per feature (each seat's number always shown),
+// and the log (with a bot's own reason for its move, and a move the
+// fallback level played for it marked so).
 
 import { h } from "/assets/js/dom.js";
 import { DEFS, tileSVG, meepleSVG, SEAT_COLOURS } from "./carcassonne_tiles.js";
 import { nameText } from "./carcassonne_text.js";
 import { isLLM, botBadges, thinkingMark } from "/assets/js/botname.js";
+import { thinkingOf, thinkingSecs, fallbackText } from "/assets/js/thinking.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const svgOf = (cls, vb, inner) => {
@@ -105,11 +107,22 @@ export function createSide(api, on) {
       const nm = names(st, n);
       const seated = api.you !== null && api.you !== "";
       // Status. An LLM seat on turn is thinking until its move arrives
-      // (in either step: it decides the meeple too).
-      const thinker = g && s.started && !s.over && st.players && isLLM(st.players[g.current]) ? Number(g.current) : -1;
-      const { text, cls } = statusOf(t, s, nm, seated ? String(api.you) : null, thinker >= 0);
-      statusEl.replaceChildren(thinker >= 0 ? thinkingMark() : text);
-      if (thinker >= 0) statusEl.firstChild.prepend(text);
+      // (in either step: it decides the meeple too); once the server says
+      // it is (state.thinking: the decision takes a while), the seconds
+      // count beside it.
+      const playing = !!(g && s.started && !s.over && st.players);
+      const th = playing ? thinkingOf(st) : null;
+      const thinker = th ? Number(th.playerID) : playing && isLLM(st.players[g.current]) ? Number(g.current) : -1;
+      const llm = thinker >= 0 && isLLM(st.players[thinker]);
+      const mark = (cls) => {
+        const m = thinkingMark(cls);
+        if (th) m.append("\u00a0", thinkingSecs(th));
+        return m;
+      };
+      const { text, cls } = statusOf(t, s, nm, seated ? String(api.you) : null, llm);
+      statusEl.replaceChildren(llm ? mark() : text);
+      if (llm) statusEl.firstChild.prepend(text);
+      else if (th) statusEl.append(" ", thinkingSecs(th));
       statusEl.className = "status-bar cc-status" + (cls ? " " + cls : "");
 
       // The drawn tile.
@@ -167,7 +180,7 @@ export function createSide(api, on) {
             h("b", { class: "cc-score", "data-score": String(i), title: t("carcassonne.scores") }, String(g.scores ? g.scores[i] : 0))),
           h("div", { class: "cc-pline2" },
             h("div", { class: "cc-meeples", title: `${t("carcassonne.meeplesLeft")}: ${left}`, "data-left": String(left) }, icons),
-            thinker === i ? thinkingMark("cc-think") : null));
+            thinker === i ? mark("cc-think") : null));
       }) : []));
 
       // Tiles left, turn.
@@ -211,14 +224,47 @@ export function createSide(api, on) {
           h("ol", { class: "cc-breakdown" }, items));
       }
 
-      // The log, newest first.
+      // The log, newest first; under a bot's placement (or meeple), its
+      // own reason and whether the fallback level played it.
       logTitle.textContent = t("carcassonne.log");
       const evs = (g && g.events) || [];
+      const notes = botNotes(st, evs);
+      // A note of the meeple step shown under the placement (no meeple
+      // was placed) says so first.
+      const step = (n) => (n.skip ? h("span", { class: "cc-note-step" }, t("carcassonne.noMeeple") + " · ") : null);
+      const noteEls = (e) => (notes.get(`${e.turn}:${e.seat}:${e.kind}`) || []).map((n) => (n.reason
+        ? h("div", { class: "cc-note cc-reason", "data-bot-reason": "", title: t("bot.reasonTitle") }, step(n), `“${n.reason}”`)
+        : h("div", { class: "cc-note cc-fallback", "data-fallback": n.fallback.reason }, step(n), fallbackText(n.fallback, st.players && st.players[n.seat]))));
       log.replaceChildren(...evs.slice().reverse().filter((e) => e.kind !== "final").map((e) => h("li", {
         class: "cc-ev cc-ev-" + e.kind, style: e.seat >= 0 ? `--seat:${SEAT_COLOURS[e.seat % SEAT_COLOURS.length]}` : "",
-      }, e.kind === "score" ? h("b", { class: "cc-pts" }, "+" + e.points) : null, evText(e, nm))));
+      }, e.kind === "score" ? h("b", { class: "cc-pts" }, "+" + e.points) : null, evText(e, nm), noteEls(e))));
     },
   };
+}
+
+/**
+ * botNotes maps the game's events to the bot notes of the moves behind
+ * them (the state's log entries' botReason and fallback): a tile's
+ * placement to its "place" event, a meeple step to its "meeple" event
+ * (or, when none was placed, the turn's "place"). Keys are
+ * "turn:seat:kind"; values lists of {seat, skip, reason} or {seat, skip,
+ * fallback}, skip set for a meeple step shown under the placement.
+ */
+function botNotes(st, evs) {
+  const out = new Map();
+  for (const e of (st && st.log) || []) {
+    if (!e || (!e.botReason && !(e.fallback && e.fallback.reason))) continue;
+    const seat = Number(e.playerID);
+    const kinds = e.move === "placeTile" ? ["place"] : ["meeple", "place"];
+    const kind = kinds.find((k) => evs.some((x) => x.turn === e.turn && x.seat === seat && x.kind === k));
+    if (!kind) continue;
+    const key = `${e.turn}:${seat}:${kind}`;
+    const skip = e.move !== "placeTile" && kind === "place";
+    if (!out.has(key)) out.set(key, []);
+    if (e.botReason) out.get(key).push({ seat, skip, reason: String(e.botReason) });
+    if (e.fallback && e.fallback.reason) out.get(key).push({ seat, skip, fallback: e.fallback });
+  }
+  return out;
 }
 
 /**

@@ -20,6 +20,7 @@ import { createPacer, after, needsWait } from "./pacer.js";
 import { createAttention } from "./attention.js";
 import { replayPath } from "./replay.js";
 import { setClock } from "./clock.js";
+import { thinkingOf, thinkingSecs } from "./thinking.js";
 
 const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchID
 // TIMEOUT_LEFT is the log text of the third timeout in a row, which passes
@@ -90,7 +91,12 @@ export function mountRoom(el, game, matchID) {
     // A page whose seat the server took says why it now only watches.
     const told = !you() && r.demoted ? t(r.demoted) : "";
     if (!you()) text = (told || t("room.watching")) + (text ? " · " + text : "");
+    // A bot that takes a while (GNU Go), unless the plugin says so itself.
+    const th = r.plugin && r.plugin.showsThinking ? null : thinkingOf(s);
+    const thinker = th && s.players[Number(th.playerID)];
+    if (thinker) text = (text ? text + " · " : "") + t("room.thinking", { name: thinker.name || t("room.seatN", { n: Number(th.playerID) + 1 }) });
     hostStatus.textContent = text;
+    if (thinker) hostStatus.append(" ", thinkingSecs(th));
     hostStatus.hidden = text === "";
     hostStatus.classList.toggle("waiting", !s.ctx.started);
     hostStatus.classList.toggle("demoted", !!told);
