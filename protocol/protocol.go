@@ -1,5 +1,5 @@
 // Package protocol holds Chaguan's wire types: the lobby API bodies and the
-// WebSocket messages of shared/PROTOCOL.md, and the error codes, in one
+// WebSocket messages of docs/protocol.md, and the error codes, in one
 // place. It depends on the standard library only.
 package protocol
 

@@ -1,4 +1,4 @@
-// Carcassonne (卡卡颂) plugin: seed 000's SVG board (green fields, roads,
+// Carcassonne (卡卡颂) plugin: the SVG board of docs/carcassonne.md (green fields, roads,
 // walled cities with shields, cloisters), pan and zoom by mouse, wheel and
 // touch; legal positions pink, the selected one green with the drawn tile
 // previewed on it (rotate with the button or R; Place or a second click);

@@ -1,6 +1,6 @@
 // Carcassonne tiles for the web plugin: the 24 official types (A-X) of
 // docs/carcassonne.md with their features, and SVG drawing of a placed
-// tile from its edges and features in seed 000's look: green fields, pale
+// tile from its edges and features in the design's look (docs/carcassonne.md): green fields, pale
 // roads with a dark kerb, tan cities behind stone walls with blue shields,
 // cloisters with a red roof, junction houses. A tile is drawn in a
 // 100x100 frame; the board places it at (x*100, y*100).
