@@ -63,7 +63,7 @@ func TestViewIsolatedCatchesAViewSharingTheState(t *testing.T) {
 		view  func(toyState) cellsView
 		share bool
 	}{
-		{"shared", func(s toyState) cellsView { return cellsView{Cells: s.Cells} }, true},
+		{"shared", func(s toyState) cellsView { return cellsView(s) }, true},
 		{"fresh", func(s toyState) cellsView { return cellsView{Cells: slices.Clone(s.Cells)} }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
