@@ -48,7 +48,7 @@ func ApplyPatch(doc any, ops []PatchOp) (any, error) {
 }
 
 func applyOp(doc any, op PatchOp) (any, error) {
-	path, err := parsePointer(op.Path)
+	path, err := ParsePointer(op.Path)
 	if err != nil {
 		return doc, err
 	}
@@ -79,7 +79,7 @@ func applyOp(doc any, op PatchOp) (any, error) {
 		out, _, err := remove(doc, path)
 		return out, err
 	case "move", "copy":
-		from, err := parsePointer(op.From)
+		from, err := ParsePointer(op.From)
 		if err != nil {
 			return doc, err
 		}
@@ -102,8 +102,8 @@ func applyOp(doc any, op PatchOp) (any, error) {
 	return doc, fmt.Errorf("unknown op %q", op.Op)
 }
 
-// parsePointer splits an RFC 6901 JSON Pointer into its unescaped tokens.
-func parsePointer(p string) ([]string, error) {
+// ParsePointer splits an RFC 6901 JSON Pointer into its unescaped tokens.
+func ParsePointer(p string) ([]string, error) {
 	if p == "" {
 		return nil, nil
 	}
@@ -122,9 +122,9 @@ func parsePointer(p string) ([]string, error) {
 	return toks, nil
 }
 
-// index parses an array index token for an array of n elements; end
+// ArrayIndex parses an array index token for an array of n elements; end
 // allows n itself ("-" or n: appending).
-func index(tok string, n int, end bool) (int, error) {
+func ArrayIndex(tok string, n int, end bool) (int, error) {
 	if tok == "-" && end {
 		return n, nil
 	}
@@ -148,7 +148,7 @@ func get(doc any, path []string) (any, error) {
 			}
 			doc = v
 		case []any:
-			i, err := index(tok, len(n), false)
+			i, err := ArrayIndex(tok, len(n), false)
 			if err != nil {
 				return nil, err
 			}
@@ -187,7 +187,7 @@ func set(doc any, path []string, v any, insert bool) (any, error) {
 		}
 		return n, nil
 	case []any:
-		i, err := index(tok, len(n), len(rest) == 0 && insert)
+		i, err := ArrayIndex(tok, len(n), len(rest) == 0 && insert)
 		if err != nil {
 			return doc, err
 		}
@@ -231,7 +231,7 @@ func remove(doc any, path []string) (any, any, error) {
 		n[tok] = c
 		return n, v, nil
 	case []any:
-		i, err := index(tok, len(n), false)
+		i, err := ArrayIndex(tok, len(n), false)
 		if err != nil {
 			return doc, nil, err
 		}

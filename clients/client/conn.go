@@ -63,12 +63,25 @@ type Options struct {
 	// all of it, so that the clients of a restarted server do not all
 	// come back at once.
 	MinBackoff, MaxBackoff time.Duration
+	// Patches asks the server for patches (docs/api.md, "Patches"): after
+	// the first state of each connection the server sends only what
+	// changed in the view, and the Conn applies it to the view it holds.
+	// States, Latest, Move and Sync give the same states as without it
+	// (the same fields, G the same bytes): only fewer bytes cross the
+	// network. A patch that does not start from the view held, or does not
+	// apply, makes the Conn send a sync and skip patches until the whole
+	// state answers it; a move whose ack came on a skipped patch is
+	// answered with that state. Each reconnect's hello asks again.
+	Patches bool
 	// OnStatus, when set, is called with every status change, in order,
 	// on the goroutine that made it (Dial's caller for the first two, the
 	// connection's own after). It must return quickly and must not call
 	// the Conn's methods that send or Close. Statuses delivers the same
 	// changes.
 	OnStatus func(StatusChange)
+	// observe, when set (tests), is called on the reader with every state
+	// delivered, before States has it.
+	observe func(*protocol.State)
 }
 
 // Status is where a Conn stands.
@@ -142,6 +155,10 @@ type Conn struct {
 	closing   chan struct{} // closed by Close
 	closeOnce sync.Once
 	done      chan struct{} // closed when the Conn has ended and its goroutines exited
+
+	// With Options.Patches: the patches applied and the syncs sent for a
+	// gap, over all sockets.
+	patched, resyncs atomic.Int64
 }
 
 // socket is one WebSocket of a Conn with its two goroutines.
@@ -152,6 +169,10 @@ type socket struct {
 	once    sync.Once
 	cause   error         // why it ended (nil: asked to); set before closing is closed
 	done    chan struct{} // closed when its reader and writer have exited
+	// wantSync asks the writer for a sync (a patch did not apply); it
+	// never blocks the reader, and two requests before the write are one.
+	wantSync chan struct{}
+	pv       patchState // the view held, with Options.Patches; the reader's own
 }
 
 // reply is what a waiting Move, Sync or hello receives.
@@ -359,7 +380,7 @@ func (c *Conn) connect(ctx context.Context) (*socket, error) {
 	c.hello = ch
 	c.mu.Unlock()
 	s := c.startSocket(ws)
-	msg := protocol.ClientMessage{Type: protocol.TypeHello, Credentials: c.credentials}
+	msg := protocol.ClientMessage{Type: protocol.TypeHello, Credentials: c.credentials, Patches: c.opts.Patches}
 	if c.playerID != "" {
 		pid := c.playerID
 		msg.PlayerID = &pid
@@ -519,10 +540,11 @@ func permanent(err error) bool {
 // startSocket starts the reader and writer of ws.
 func (c *Conn) startSocket(ws *websocket.Conn) *socket {
 	s := &socket{
-		ws:      ws,
-		out:     make(chan []byte, sendQueue),
-		closing: make(chan struct{}),
-		done:    make(chan struct{}),
+		ws:       ws,
+		out:      make(chan []byte, sendQueue),
+		closing:  make(chan struct{}),
+		done:     make(chan struct{}),
+		wantSync: make(chan struct{}, 1),
 	}
 	ws.SetReadLimit(readLimit)
 	wdone := make(chan struct{})
@@ -562,6 +584,12 @@ func (s *socket) writeLoop() {
 				s.end(err)
 				return
 			}
+		case <-s.wantSync:
+			s.ws.SetWriteDeadline(time.Now().Add(writeWait))
+			if err := s.ws.WriteMessage(websocket.TextMessage, syncFrame); err != nil {
+				s.end(err)
+				return
+			}
 		case <-ticker.C:
 			s.ws.SetWriteDeadline(time.Now().Add(writeWait))
 			if err := s.ws.WriteMessage(websocket.PingMessage, nil); err != nil {
@@ -588,28 +616,23 @@ func (c *Conn) readLoop(s *socket) {
 			return
 		}
 		renew("")
-		c.dispatch(data)
+		c.dispatch(s, data)
 	}
 }
 
-// inbound is the union of the server's messages, decoded in one pass.
+// inbound is the union of the server's messages, decoded in one pass: a
+// state's fields are protocol.State's own, so a state decodes to every
+// field State has.
 type inbound struct {
-	Type      string              `json:"type"`
-	MatchID   string              `json:"matchID"`
-	StateID   int64               `json:"stateID"`
-	Ack       *int64              `json:"ack"`
-	G         json.RawMessage     `json:"G"`
-	Ctx       protocol.Ctx        `json:"ctx"`
-	Players   []protocol.Player   `json:"players"`
-	Log       []protocol.LogEntry `json:"log"`
-	You       string              `json:"you"`
-	Clock     *protocol.ClockView `json:"clock"`
-	Code      string              `json:"code"`
-	Message   string              `json:"message"`
-	MessageZh string              `json:"messageZh"`
-	Ref       *int64              `json:"ref"`
-	From      string              `json:"from"`
-	Name      string              `json:"name"`
-	Text      string              `json:"text"`
-	At        int64               `json:"at"`
+	protocol.State
+	Code      string             `json:"code"`
+	Message   string             `json:"message"`
+	MessageZh string             `json:"messageZh"`
+	Ref       *int64             `json:"ref"`
+	From      string             `json:"from"`
+	Name      string             `json:"name"`
+	Text      string             `json:"text"`
+	At        int64              `json:"at"`
+	Base      int64              `json:"base"`
+	Ops       []protocol.PatchOp `json:"ops"`
 }

@@ -46,7 +46,7 @@ func TestDispatchRouting(t *testing.T) {
 				w = make(chan reply, 1)
 				c.waiters[tc.waiting] = w
 			}
-			c.dispatch([]byte(tc.frame))
+			c.dispatch(nil, []byte(tc.frame))
 			got := ""
 			select {
 			case r := <-w:
@@ -92,7 +92,7 @@ func FuzzDispatch(f *testing.F) {
 		c.waiters[1] = make(chan reply, 1)
 		c.hello = make(chan reply, 1)
 		for range 3 { // repeated frames must not block on full channels
-			c.dispatch(data)
+			c.dispatch(nil, data)
 		}
 	})
 }
@@ -104,7 +104,7 @@ func BenchmarkDispatchState(b *testing.B) {
 	c := newDetached()
 	b.SetBytes(int64(len(frame)))
 	for b.Loop() {
-		c.dispatch(frame)
+		c.dispatch(nil, frame)
 	}
 }
 

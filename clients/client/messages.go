@@ -167,26 +167,98 @@ func (c *Conn) ended(typ string) error {
 	return c.Err()
 }
 
-// dispatch routes one server frame; it runs on the reader goroutine and
-// never blocks. Frames it cannot decode and unknown types are ignored
-// (extensions are allowed on the wire).
-func (c *Conn) dispatch(data []byte) {
+// syncFrame asks the server for the full current view.
+var syncFrame = []byte(`{"type":"sync"}`)
+
+// maxHeldAcks bounds the acks of skipped patches kept for the state that
+// answers a sync.
+const maxHeldAcks = 256
+
+// patchState is what the reader of one socket keeps for patches.
+type patchState struct {
+	view      View
+	resyncing bool    // a sync was sent for a gap: patches wait for the state
+	held      []int64 // acks of the patches skipped meanwhile: that state answers them
+}
+
+// dispatch routes one server frame of socket s (nil in tests: no
+// patches); it runs on s's reader goroutine and never blocks. Frames it
+// cannot decode and unknown types are ignored (extensions are allowed on
+// the wire).
+func (c *Conn) dispatch(s *socket, data []byte) {
 	var m inbound
 	if json.Unmarshal(data, &m) != nil {
 		return
 	}
 	switch m.Type {
 	case protocol.TypeState:
-		c.onState(&protocol.State{
-			Type: m.Type, MatchID: m.MatchID, StateID: m.StateID, Ack: m.Ack, G: m.G,
-			Ctx: m.Ctx, Players: m.Players, Log: m.Log, You: m.You, Clock: m.Clock,
-		})
+		st := &m.State
+		if s == nil || !c.opts.Patches {
+			c.onState(st)
+			return
+		}
+		// The view held from now on; a state that cannot be held (never one
+		// the server writes) makes the next patch ask for another.
+		pv := &s.pv
+		_ = pv.view.setState(data, st)
+		held := pv.held
+		pv.resyncing, pv.held = false, nil
+		c.onState(st)
+		for _, id := range held {
+			c.answer(id, st)
+		}
+	case protocol.TypePatch:
+		if s != nil && c.opts.Patches {
+			c.onPatch(s, &m)
+		}
 	case protocol.TypeError:
 		c.onError(&protocol.Error{
 			Type: m.Type, Code: m.Code, Message: m.Message, MessageZh: m.MessageZh, Ref: m.Ref,
 		})
 	case protocol.TypeChat:
 		pushNewest(c.chats, &protocol.Chat{Type: m.Type, From: m.From, Name: m.Name, Text: m.Text, At: m.At})
+	}
+}
+
+// onPatch applies patch message m to the view s holds and delivers the
+// state it makes; on a gap, or a patch that does not apply, it asks for a
+// sync and skips patches until the state answering it, keeping their acks
+// for that state.
+func (c *Conn) onPatch(s *socket, m *inbound) {
+	pv := &s.pv
+	if !pv.resyncing {
+		p := protocol.Patch{Type: m.Type, StateID: m.StateID, Base: m.Base, Ack: m.Ack, Ops: m.Ops}
+		err := pv.view.Apply(&p)
+		var st *protocol.State
+		if err == nil {
+			st, err = pv.view.State(m.Ack)
+		}
+		if err == nil {
+			c.patched.Add(1)
+			c.onState(st)
+			return
+		}
+		pv.resyncing = true
+		pv.view.Reset()
+		c.resyncs.Add(1)
+		select {
+		case s.wantSync <- struct{}{}:
+		default: // one is already asked for
+		}
+	}
+	if m.Ack != nil && len(pv.held) < maxHeldAcks {
+		pv.held = append(pv.held, *m.Ack)
+	}
+}
+
+// answer gives the move waiting for id (if any) st as its answer.
+func (c *Conn) answer(id int64, st *protocol.State) {
+	c.mu.Lock()
+	w := c.waiters[id]
+	delete(c.waiters, id)
+	c.mu.Unlock()
+	if w != nil {
+		w <- reply{st: st}
 	}
 }
 
@@ -210,6 +282,9 @@ func (c *Conn) onState(st *protocol.State) {
 	}
 	if hello != nil {
 		hello <- reply{st: st}
+	}
+	if c.opts.observe != nil {
+		c.opts.observe(st)
 	}
 	pushNewest(c.states, st)
 }

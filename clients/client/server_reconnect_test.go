@@ -139,8 +139,14 @@ func (r *restartable) start() {
 // short backoffs.
 func dialBack(t *testing.T, url, id string, s seat) *client.Conn {
 	t.Helper()
+	return dialBackWith(t, url, id, s, false)
+}
+
+// dialBackWith is dialBack, asking for patches or not.
+func dialBackWith(t *testing.T, url, id string, s seat, patches bool) *client.Conn {
+	t.Helper()
 	c, err := client.DialWith(ctxT(t), url, "gomoku", id, s.id, s.creds, client.Options{
-		Reconnect: true, MinBackoff: 5 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
+		Reconnect: true, MinBackoff: 5 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, Patches: patches,
 	})
 	if err != nil {
 		t.Fatalf("DialWith %q: %v", s.id, err)
@@ -184,21 +190,39 @@ func drain(c *client.Conn) {
 
 // TestServerReconnect plays through a cut network and through a server
 // restart: each time both seats reconnect with their own credentials, get
-// the full state (the stones played before are there) and play on.
+// the full state (the stones played before are there) and play on. With
+// patches, each reconnect's hello asks for them again: the moves after it
+// are answered by patches.
 func TestServerReconnect(t *testing.T) {
+	t.Run("full", func(t *testing.T) { testServerReconnect(t, false) })
+	t.Run("patches", func(t *testing.T) { testServerReconnect(t, true) })
+}
+
+func testServerReconnect(t *testing.T, patches bool) {
 	r := startRestartable(t)
 	l := client.NewLobby(r.proxy.URL(), nil)
 	id, seats := gomokuMatch(t, l, 2)
-	conns := []*client.Conn{dialBack(t, r.proxy.URL(), id, seats[0]), dialBack(t, r.proxy.URL(), id, seats[1])}
+	conns := []*client.Conn{dialBackWith(t, r.proxy.URL(), id, seats[0], patches), dialBackWith(t, r.proxy.URL(), id, seats[1], patches)}
+	// byPatch checks that c's states came as patches since it had applied
+	// before (with patches), or that none did (without).
+	byPatch := func(c *client.Conn, before int64) {
+		t.Helper()
+		patched, resyncs := client.PatchCounts(c)
+		if patches && (patched <= before || resyncs != 0) || !patches && patched != 0 {
+			t.Fatalf("seat %s: %d patches applied (%d before), %d syncs for a gap; patches asked: %v", c.PlayerID(), patched, before, resyncs, patches)
+		}
+	}
 	played, lastID := 0, int64(0) // the moves played, the stateID of the last one
 	move := func() {
 		t.Helper()
 		c := conns[played%2]
 		waitFor(t, c, "it is my turn", myTurn(c))
+		before, _ := client.PatchCounts(c)
 		st, err := c.Move(ctxT(t), "place", played, 0)
 		if err != nil {
 			t.Fatalf("move %d: %v", played, err)
 		}
+		byPatch(c, before) // the ack came on a patch
 		played, lastID = played+1, st.StateID
 		if stones(t, st) != played {
 			t.Fatalf("after move %d the board holds %d stones", played, stones(t, st))

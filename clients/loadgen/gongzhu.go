@@ -23,9 +23,12 @@ var cardCodes = func() map[string]string {
 // it empty when there is none (not this seat's turn, or a spectator).
 func scanLegal(g []byte, v *view) {
 	if players, ok := member(g, "players"); ok {
-		v.card = firstLegal(players)
+		scanPlayers(players, v)
 	}
 }
+
+// scanPlayers is scanLegal from G.players.
+func scanPlayers(players []byte, v *view) { v.card = firstLegal(players) }
 
 // firstLegal returns the first card of the first "legal" array among the
 // members of the players object, or "".

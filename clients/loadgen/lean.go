@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,8 +38,17 @@ type leanConn struct {
 	ws   *websocket.Conn
 	me   string    // the seat's player ID; "" for a spectator
 	load *workload // the game played
-	// stateBytes, if not nil, counts the bytes of every state frame read.
-	stateBytes *atomic.Int64
+	leanOptions
+
+	// With patches: the view held, whether a sync for a gap awaits its
+	// state (patches are skipped meanwhile), and the ack of a patch
+	// skipped meanwhile, which that state answers.
+	pv        client.View
+	resyncing bool
+	heldAck   int64
+	hasHeld   bool
+	p         protocol.Patch // the last patch read; its Ops reused
+	ack       int64          // its ack, when it has one
 
 	v      view   // the newest state's view
 	buf    []byte // the last frame read; reused
@@ -61,18 +71,30 @@ type leanConn struct {
 // context.DeadlineExceeded, all wrapped, so errKind counts them as the full
 // client's.
 func dialLean(ctx context.Context, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
-	return dialLeanGame(ctx, &gomokuLoad, nil, baseURL, matchID, playerID, credentials)
+	return dialLeanGame(ctx, &gomokuLoad, leanOptions{}, baseURL, matchID, playerID, credentials)
 }
 
-// dialLeanGame is dialLean for the game of load, counting the bytes of
-// state frames in stateBytes (if not nil) from the first state on. An
-// empty playerID connects a spectator.
-func dialLeanGame(ctx context.Context, load *workload, stateBytes *atomic.Int64, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
+// leanOptions are how a lean connection reads its match.
+type leanOptions struct {
+	// stateBytes, if not nil, counts the bytes of every state and patch
+	// frame read.
+	stateBytes *atomic.Int64
+	// patches asks for patches (docs/api.md, "Patches"): the connection
+	// holds its view and applies them, as clients/client does.
+	patches bool
+	// gaps, if not nil, counts the syncs sent for a patch that did not
+	// apply.
+	gaps *atomic.Int64
+}
+
+// dialLeanGame is dialLean for the game of load, with o. An empty
+// playerID connects a spectator.
+func dialLeanGame(ctx context.Context, load *workload, o leanOptions, baseURL, matchID, playerID, credentials string) (*leanConn, error) {
 	ws, err := client.DialWebSocket(ctx, baseURL, load.name, matchID)
 	if err != nil {
 		return nil, err
 	}
-	c := &leanConn{ws: ws, me: playerID, load: load, stateBytes: stateBytes, buf: make([]byte, 0, 8<<10)}
+	c := &leanConn{ws: ws, me: playerID, load: load, leanOptions: o, buf: make([]byte, 0, 8<<10)}
 	ws.SetReadLimit(leanReadLimit)
 	ws.SetPingHandler(c.onPing)
 	if err := c.hello(ctx, credentials); err != nil {
@@ -84,7 +106,7 @@ func dialLeanGame(ctx context.Context, load *workload, stateBytes *atomic.Int64,
 
 // hello sends the hello message and reads up to the first state.
 func (c *leanConn) hello(ctx context.Context, credentials string) error {
-	msg := protocol.ClientMessage{Type: protocol.TypeHello, Credentials: credentials}
+	msg := protocol.ClientMessage{Type: protocol.TypeHello, Credentials: credentials, Patches: c.patches}
 	if c.me != "" {
 		msg.PlayerID = &c.me
 	}
@@ -127,8 +149,9 @@ func (c *leanConn) firstState() error {
 	}
 }
 
-// next reads one frame. A state updates c.v; an error frame is decoded and
-// returned; other frames (chat) are returned as frameOther. The read
+// next reads one frame. A state, or a patch that applies, updates c.v and
+// is returned as frameState; an error frame is decoded and returned; other
+// frames (chat, a patch skipped) are returned as frameOther. The read
 // deadline is the caller's.
 func (c *leanConn) next() (frameKind, *protocol.Error, error) {
 	if c.broken {
@@ -145,10 +168,30 @@ func (c *leanConn) next() (frameKind, *protocol.Error, error) {
 	var v view
 	switch scanFrameWith(c.buf, &v, c.load.scanG) {
 	case frameState:
+		if c.patches {
+			c.hold(&v)
+		}
 		c.v = v
 		if c.stateBytes != nil {
 			c.stateBytes.Add(int64(len(c.buf)))
 		}
+		return frameState, nil, nil
+	case framePatch:
+		if !c.patches {
+			return frameOther, nil, nil
+		}
+		if c.stateBytes != nil {
+			c.stateBytes.Add(int64(len(c.buf)))
+		}
+		ok, err := c.patch(&v)
+		if err != nil {
+			c.broken = true
+			return frameOther, nil, err
+		}
+		if !ok {
+			return frameOther, nil, nil
+		}
+		c.v = v
 		return frameState, nil, nil
 	case frameError:
 		var e protocol.Error
@@ -158,6 +201,55 @@ func (c *leanConn) next() (frameKind, *protocol.Error, error) {
 		return frameError, &e, nil
 	}
 	return frameOther, nil, nil
+}
+
+// hold makes the state frame just read the view held; v is what it shows,
+// which gets the ack of a patch skipped while resyncing.
+func (c *leanConn) hold(v *view) {
+	if c.pv.SetState(bytes.Clone(c.buf)) != nil {
+		c.pv.Reset() // the next patch asks for another state
+	}
+	if c.hasHeld && !v.hasAck {
+		v.ack, v.hasAck = c.heldAck, true
+	}
+	c.resyncing, c.hasHeld = false, false
+}
+
+// patch applies the patch frame just read to the view held and fills v
+// from it, as scanFrameWith would from the state it stands for. When it
+// does not apply it sends a sync and skips patches until the state that
+// answers it (ok false); err is a failed write.
+func (c *leanConn) patch(v *view) (ok bool, err error) {
+	p := &c.p
+	// The view keeps the values: they must not be c.buf's, which the next
+	// frame overwrites.
+	if !scanPatch(bytes.Clone(c.buf), p, &c.ack) {
+		*p = protocol.Patch{Base: -1, Ops: p.Ops[:0]} // a gap, as a patch that does not apply
+	}
+	if !c.resyncing {
+		if c.pv.Apply(p) == nil {
+			*v = view{stateID: p.StateID}
+			if p.Ack != nil {
+				v.ack, v.hasAck = *p.Ack, true
+			}
+			c.load.scanPart(c.pv.Lookup("G", c.load.part), v)
+			if scanCtx(c.pv.Member("ctx"), v) {
+				return true, nil
+			}
+		}
+		c.pv.Reset()
+		c.resyncing = true
+		if c.gaps != nil {
+			c.gaps.Add(1)
+		}
+		if err := c.write(syncMsg); err != nil {
+			return false, err
+		}
+	}
+	if p.Ack != nil {
+		c.heldAck, c.hasHeld = *p.Ack, true
+	}
+	return false, nil
 }
 
 // readAll reads r into c.buf, reusing its memory.

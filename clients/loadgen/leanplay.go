@@ -32,7 +32,7 @@ func (r *runner) dialLeanSeats(ctx context.Context, id string, creds []string) (
 		if seat < load.seats {
 			pid, cred, count = strconv.Itoa(seat), creds[seat], &r.seatBytes
 		}
-		c, err := dialLeanGame(ctx, load, count, r.cfg.URL, id, pid, cred)
+		c, err := dialLeanGame(ctx, load, leanOptions{stateBytes: count, patches: r.cfg.patches(), gaps: &r.gaps}, r.cfg.URL, id, pid, cred)
 		if err != nil {
 			m.fail(id, creds[0])
 			return nil, err

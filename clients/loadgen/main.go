@@ -5,7 +5,11 @@
 // each match, each the first legal card of its own view, and a spectator
 // watches it, so every move fans out five different views; Gong Zhu never
 // ends, so its matches run until the run does. The lean client also
-// reports the state-frame bytes each viewer read per move.
+// reports the state-frame bytes each viewer read per move. With -patches
+// every connection asks for patches (docs/api.md, "Patches") and holds its
+// view as clients/client does, and the bytes counted are those of its
+// state and patch frames; -patches=both runs once with whole states and
+// once with patches, each for -duration, and compares the two.
 //
 //	go run ./clients/loadgen -url http://127.0.0.1:8080 -matches 100 -duration 20s
 //
@@ -35,6 +39,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strconv"
 	"time"
 
 	"github.com/chaguan/chaguan/clients/soak"
@@ -70,7 +75,46 @@ type config struct {
 	Client string
 	// Game is the game played (-game): gomoku or gongzhu (workload.go).
 	Game string
+	// Patches is -patches: patchesOff, patchesOn (every connection asks
+	// for patches) or patchesBoth (a run with each, one after the other).
+	Patches string
 }
+
+// The values of -patches.
+const (
+	patchesOff  = "false"
+	patchesOn   = "true"
+	patchesBoth = "both"
+)
+
+// patches reports whether this run's connections ask for patches.
+func (c config) patches() bool { return c.Patches == patchesOn }
+
+// patchesFlag is -patches: a boolean flag (-patches alone is true) that
+// also takes "both".
+type patchesFlag struct{ v *string }
+
+func (f patchesFlag) String() string {
+	if f.v == nil {
+		return patchesOff
+	}
+	return *f.v
+}
+
+func (f patchesFlag) Set(s string) error {
+	if s == patchesBoth {
+		*f.v = s
+		return nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true, false or both")
+	}
+	*f.v = strconv.FormatBool(b)
+	return nil
+}
+
+func (f patchesFlag) IsBoolFlag() bool { return true }
 
 // The two ways a seat can connect (-client).
 const (
@@ -104,19 +148,79 @@ func main() {
 	if !cfg.JSON && cfg.Progress {
 		progress = os.Stdout
 	}
-	rep, err := run(ctx, cfg, progress)
+	reps, err := runModes(ctx, cfg, progress)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadgen:", err)
 		stop()
 		os.Exit(1)
 	}
-	if cfg.JSON {
-		enc := json.NewEncoder(os.Stdout)
+	writeReports(os.Stdout, cfg.JSON, reps)
+}
+
+// runModes performs the run cfg asks for: one, or with -patches both a
+// run with whole states and then one with patches, each for cfg.Duration
+// on matches of its own.
+func runModes(ctx context.Context, cfg config, progress io.Writer) ([]*report, error) {
+	modes := []string{cfg.Patches}
+	if cfg.Patches == patchesBoth {
+		modes = []string{patchesOff, patchesOn}
+	}
+	var reps []*report
+	for _, m := range modes {
+		c := cfg
+		c.Patches = m
+		if progress != nil && len(modes) > 1 {
+			fmt.Fprintf(progress, "== patches=%s\n", m)
+		}
+		rep, err := run(ctx, c, progress)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, rep)
+	}
+	return reps, nil
+}
+
+// writeReports prints the reports of runModes: one as before; two (full
+// states, then patches) one after the other with the bytes of both
+// compared, or as {"full":…,"patches":…} in JSON.
+func writeReports(w io.Writer, asJSON bool, reps []*report) {
+	if asJSON {
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		enc.Encode(rep)
+		if len(reps) == 2 {
+			enc.Encode(struct {
+				Full    *report `json:"full"`
+				Patches *report `json:"patches"`
+			}{reps[0], reps[1]})
+			return
+		}
+		enc.Encode(reps[0])
 		return
 	}
-	rep.writeText(os.Stdout)
+	for _, r := range reps {
+		if len(reps) > 1 {
+			fmt.Fprintf(w, "== patches=%v\n", r.Patches)
+		}
+		r.writeText(w)
+	}
+	if len(reps) == 2 {
+		fmt.Fprintln(w, compareBytes(reps[0], reps[1]))
+	}
+}
+
+// compareBytes is the line comparing the bytes per viewer per move of a
+// run with whole states and one with patches.
+func compareBytes(full, patched *report) string {
+	if full.Bytes == nil || patched.Bytes == nil {
+		return "bytes per viewer per move: not counted (-client full)"
+	}
+	f, p := full.Bytes.ViewerPerMove, patched.Bytes.ViewerPerMove
+	ratio := 0.0
+	if p > 0 {
+		ratio = f / p
+	}
+	return fmt.Sprintf("bytes per viewer per move: full states %.0f, patches %.0f (%.1fx fewer)", f, p, ratio)
 }
 
 // parseFlags reads and checks the command line.
@@ -140,6 +244,8 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	fs.StringVar(&c.Client, "client", clientLean, "how seats connect: lean (one goroutine per seat, frames scanned) or full (clients/client)")
 	fs.StringVar(&c.Game, "game", gameName, "game to play: gomoku (2 seats) or gongzhu (4 seats and a spectator, lean client only)")
+	c.Patches = patchesOff
+	fs.Var(patchesFlag{&c.Patches}, "patches", "ask for patches (docs/api.md, \"Patches\"): true, false, or both for a run with each, one after the other")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -166,6 +272,8 @@ func (c config) check() error {
 		return fmt.Errorf("-setup-concurrency %d: must be 1-1000", c.SetupLimit)
 	case c.Client != clientLean && c.Client != clientFull:
 		return fmt.Errorf("-client %q: must be %s or %s", c.Client, clientLean, clientFull)
+	case c.Patches != patchesOff && c.Patches != patchesOn && c.Patches != patchesBoth:
+		return fmt.Errorf("-patches %q: must be true, false or both", c.Patches)
 	}
 	if err := c.checkGame(); err != nil {
 		return err

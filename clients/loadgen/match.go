@@ -28,9 +28,12 @@ type runner struct {
 	errs  errorCounts
 	moves atomic.Int64 // accepted moves
 	games atomic.Int64 // matches played to their end
-	// seatBytes and watcherBytes count the bytes of the state frames the
-	// lean client's seats and spectators read.
+	// seatBytes and watcherBytes count the bytes of the state (and patch)
+	// frames the lean client's seats and spectators read.
 	seatBytes, watcherBytes atomic.Int64
+	// gaps counts the syncs lean connections sent for a patch that did not
+	// apply (never, against a healthy server).
+	gaps atomic.Int64
 }
 
 // pairing is what the seats of one match share: when a seat sent its
@@ -149,7 +152,7 @@ type fullMatch struct {
 func (r *runner) dialFull(ctx context.Context, id string, creds []string) (match, error) {
 	m := &fullMatch{r: r}
 	for seat := range 2 {
-		c, err := client.Dial(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat])
+		c, err := client.DialWith(ctx, r.cfg.URL, gameName, id, strconv.Itoa(seat), creds[seat], client.Options{Patches: r.cfg.patches()})
 		if err != nil {
 			if seat == 1 {
 				resign(m.conns[0])

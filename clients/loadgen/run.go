@@ -40,7 +40,7 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 			return nil, fmt.Errorf("server at %s has no %s (games: %v)", cfg.URL, g, names)
 		}
 	}
-	rep := &report{URL: cfg.URL, Game: load.name, Client: cfg.Client, Matches: cfg.Matches}
+	rep := &report{URL: cfg.URL, Game: load.name, Client: cfg.Client, Matches: cfg.Matches, Patches: cfg.patches()}
 	if cfg.Idle > 0 {
 		idle, conns := openIdle(ctx, cfg, lobby, hc)
 		rep.Idle = idle
@@ -96,6 +96,9 @@ func (r *runner) playFor(ctx context.Context, rep *report, progress io.Writer) {
 	}
 	rep.Ack, rep.Opponent = summarize(ack), summarize(opp)
 	rep.Errors = r.errs.snapshot()
+	if n := r.gaps.Load(); n > 0 {
+		rep.Errors["patch/gap"] = n
+	}
 }
 
 // tick waits cfg.Duration (or until ctx ends), recording the accepted moves
@@ -141,8 +144,9 @@ func (r *runner) markBytes() bytesMark {
 	return bytesMark{seats: r.seatBytes.Load(), watchers: r.watcherBytes.Load()}
 }
 
-// since returns the state bytes read between from and m per viewer per
-// accepted move, or nil when none were counted (the full client).
+// since returns the state (and patch) bytes read between from and m per
+// viewer per accepted move, or nil when none were counted (the full
+// client).
 func (m bytesMark) since(from bytesMark, moves int64, load *workload) *bytesReport {
 	seats, watchers := m.seats-from.seats, m.watchers-from.watchers
 	if seats == 0 || moves == 0 {

@@ -1,6 +1,11 @@
 package main
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/chaguan/chaguan/protocol"
+)
 
 // This file reads what a lean seat needs from a server frame without
 // decoding it: a small walker over the JSON text that skips every value it
@@ -16,6 +21,7 @@ const (
 	frameOther frameKind = iota // chat, an unknown type, or not a walkable object
 	frameState
 	frameError
+	framePatch // a patch message (docs/api.md, "Patches"); v is not filled
 )
 
 // view is what a seat needs from one state frame.
@@ -56,6 +62,8 @@ func scanFrameWith(b []byte, v *view, scanG func(g []byte, v *view)) frameKind {
 				kind = frameState
 			case `"error"`:
 				return frameError
+			case `"patch"`:
+				return framePatch
 			default:
 				return frameOther
 			}
@@ -105,9 +113,16 @@ func scanCtx(val []byte, v *view) bool {
 // row-major order: x is its column, y its row. Anything else in G is
 // skipped, and the walk stops at the board.
 func scanBoard(g []byte, v *view) {
-	val, ok := member(g, "board")
+	if val, ok := member(g, "board"); ok {
+		scanRows(val, v)
+	}
+}
+
+// scanRows finds the first '.' of the board val (an array of row
+// strings) in row-major order.
+func scanRows(val []byte, v *view) {
 	// val is ["row0","row1",…]; rows hold '.', 'B', 'W' (no escapes).
-	if !ok || val[0] != '[' {
+	if len(val) == 0 || val[0] != '[' {
 		return
 	}
 	i := skipSpace(val, 1)
@@ -297,4 +312,125 @@ func parseInt(b []byte) (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// scanPatch reads the patch message b (docs/api.md, "Patches") into p
+// without encoding/json: stateID, base, ack (into *ack, p.Ack pointing at
+// it) and the operations, appended to p.Ops[:0], whose values are slices
+// of b (not checked: client.View.Apply checks each). It reports false for
+// a frame that is not a walkable patch message.
+func scanPatch(b []byte, p *protocol.Patch, ack *int64) bool {
+	*p = protocol.Patch{Type: protocol.TypePatch, Ops: p.Ops[:0]}
+	it := members{b: b}
+	seen := 0 // stateID, base and ops, as bits
+	for {
+		key, val, ok := it.next()
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if string(val) != `"patch"` {
+				return false
+			}
+		case "stateID":
+			if p.StateID, ok = parseInt(val); !ok {
+				return false
+			}
+			seen |= 1
+		case "base":
+			if p.Base, ok = parseInt(val); !ok {
+				return false
+			}
+			seen |= 2
+		case "ack":
+			if string(val) == "null" {
+				continue
+			}
+			if *ack, ok = parseInt(val); !ok {
+				return false
+			}
+			p.Ack = ack
+		case "ops":
+			if !scanOps(val, p) {
+				return false
+			}
+			seen |= 4
+		}
+	}
+	return !it.bad && seen == 7
+}
+
+// scanOps appends the operations of the JSON array val to p.Ops.
+func scanOps(val []byte, p *protocol.Patch) bool {
+	if len(val) == 0 || val[0] != '[' {
+		return false
+	}
+	i := skipSpace(val, 1)
+	if i < len(val) && val[i] == ']' {
+		return true
+	}
+	for {
+		end := skipValue(val, i)
+		if end < 0 {
+			return false
+		}
+		var op protocol.PatchOp
+		it := members{b: val[i:end]}
+		for {
+			key, v, ok := it.next()
+			if !ok {
+				break
+			}
+			switch string(key) {
+			case "op":
+				op.Op, ok = opName(v)
+			case "path":
+				op.Path, ok = jsonString(v)
+			case "from":
+				op.From, ok = jsonString(v)
+			case "value":
+				op.Value = v
+			}
+			if !ok {
+				return false
+			}
+		}
+		if it.bad {
+			return false
+		}
+		p.Ops = append(p.Ops, op)
+		i = skipSpace(val, end)
+		if i < len(val) && val[i] == ',' {
+			i = skipSpace(val, i+1)
+			continue
+		}
+		return i < len(val) && val[i] == ']'
+	}
+}
+
+// opName is an operation's name, without allocating for the server's.
+func opName(v []byte) (string, bool) {
+	switch string(v) {
+	case `"add"`:
+		return "add", true
+	case `"remove"`:
+		return "remove", true
+	case `"replace"`:
+		return "replace", true
+	}
+	return jsonString(v)
+}
+
+// jsonString decodes the JSON string v.
+func jsonString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	var s string
+	return s, json.Unmarshal(v, &s) == nil
 }

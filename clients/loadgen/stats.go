@@ -76,8 +76,9 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // report is the run's result, printed as text or JSON.
 type report struct {
 	URL         string           `json:"url"`
-	Game        string           `json:"game"`   // -game
-	Client      string           `json:"client"` // -client: lean or full
+	Game        string           `json:"game"`    // -game
+	Client      string           `json:"client"`  // -client: lean or full
+	Patches     bool             `json:"patches"` // -patches: the connections asked for patches
 	Matches     int              `json:"matches"`
 	Seconds     float64          `json:"seconds"`
 	SetupMs     float64          `json:"setupMs"` // time to start all matches
@@ -95,7 +96,8 @@ type report struct {
 
 // bytesReport is the state-frame payload each viewer read per accepted
 // move in the measured window (WebSocket framing not counted): every move
-// sends each seat and spectator of its match one state.
+// sends each seat and spectator of its match one state, or with patches
+// one patch (or a state, when the patch would be no shorter).
 type bytesReport struct {
 	SeatPerMove      float64 `json:"seatPerMove"`                // mean over the seats
 	SpectatorPerMove float64 `json:"spectatorPerMove,omitempty"` // mean over the spectators
@@ -114,10 +116,14 @@ func (r *report) writeText(w io.Writer) {
 			c.ServerSeconds, c.ServerPerMoveUs, c.ClientSeconds, c.ClientPerMoveUs)
 	}
 	if b := r.Bytes; b != nil {
-		fmt.Fprintf(w, "state bytes per viewer per move: %.0f (seat %.0f, spectator %.0f)\n", b.ViewerPerMove, b.SeatPerMove, b.SpectatorPerMove)
+		what := "state"
+		if r.Patches {
+			what = "state+patch"
+		}
+		fmt.Fprintf(w, "%s bytes per viewer per move: %.0f (seat %.0f, spectator %.0f)\n", what, b.ViewerPerMove, b.SeatPerMove, b.SpectatorPerMove)
 	}
-	fmt.Fprintf(w, "summary: matches=%d seconds=%.1f moves=%d moves/s=%.0f games=%d ack_p50=%.3fms ack_p99=%.3fms opp_p99=%.3fms errors=%d game=%s\n",
-		r.Matches, r.Seconds, r.Moves, r.MovesPerSec, r.Games, r.Ack.P50, r.Ack.P99, r.Opponent.P99, total(r.Errors), r.Game)
+	fmt.Fprintf(w, "summary: matches=%d seconds=%.1f moves=%d moves/s=%.0f games=%d ack_p50=%.3fms ack_p99=%.3fms opp_p99=%.3fms errors=%d game=%s patches=%v\n",
+		r.Matches, r.Seconds, r.Moves, r.MovesPerSec, r.Games, r.Ack.P50, r.Ack.P99, r.Opponent.P99, total(r.Errors), r.Game, r.Patches)
 }
 
 func (l latency) String() string {

@@ -21,6 +21,10 @@ type workload struct {
 	noMove string
 	// scanG reads the move to play from the state's "G" into v.
 	scanG func(g []byte, v *view)
+	// part is the member of G that scanG reads, and scanPart reads it:
+	// a connection with patches holds its view and encodes only that.
+	part     string
+	scanPart func(val []byte, v *view)
 	// appendArgs appends the JSON args of the move v holds to b; false
 	// when v holds none.
 	appendArgs func(b []byte, v *view) ([]byte, bool)
@@ -31,14 +35,14 @@ var (
 	// gomokuLoad: two seats, each placing on the first empty point.
 	gomokuLoad = workload{
 		name: gameName, move: moveName, seats: 2, resigns: true, noMove: "no_empty_point",
-		scanG: scanBoard, appendArgs: appendPoint,
+		scanG: scanBoard, part: "board", scanPart: scanRows, appendArgs: appendPoint,
 	}
 	// gongzhuLoad: four seats, each playing the first legal card of its own
 	// view, and a spectator, so every move fans out five different views.
 	// Gong Zhu never ends: matches run until the run does.
 	gongzhuLoad = workload{
 		name: "gongzhu", move: "play", seats: 4, watchers: 1, noMove: "no_legal_card",
-		scanG: scanLegal, appendArgs: appendCard,
+		scanG: scanLegal, part: "players", scanPart: scanPlayers, appendArgs: appendCard,
 	}
 )
 

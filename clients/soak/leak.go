@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/chaguan/chaguan/games"
@@ -14,7 +15,7 @@ import (
 
 // secretWords are, per game, the JSON keys that only hidden state or one
 // seat's private entry uses: a spectator's view must hold none of them at
-// any depth (PROTOCOL.md §3). Every game also checks "secret" and "rng".
+// any depth (docs/protocol.md, "Hidden information"). Every game also checks "secret" and "rng".
 var secretWords = map[string][]string{
 	"gongzhu":     {"hands", "hand", "legal"},    // a seat's cards, its playable cards
 	"threemonks":  {"choices", "hand", "choice"}, // action cards held and chosen face down
@@ -59,12 +60,12 @@ func (c leakChecker) check(st *protocol.State) error {
 		return fmt.Errorf("spectator's state names it seat %q", st.You)
 	}
 	if err := gametest.CheckView(st.G, games.Spectator, c.words); err != nil {
-		return fmt.Errorf("G: %w", err)
+		return fmt.Errorf("view G: %w", err)
 	}
 	if c.extra != nil {
 		var g map[string]any
 		if err := json.Unmarshal(st.G, &g); err != nil {
-			return fmt.Errorf("G: %w", err)
+			return fmt.Errorf("view G: %w", err)
 		}
 		if err := c.extra(g); err != nil {
 			return err
@@ -73,6 +74,30 @@ func (c leakChecker) check(st *protocol.State) error {
 	for _, e := range st.Log {
 		if c.secret[e.Move] && hasArgs(e.Args) {
 			return fmt.Errorf("log shows the secret arguments of %s by seat %s", e.Move, e.PlayerID)
+		}
+	}
+	return nil
+}
+
+// checkOps returns why a spectator's patch operations hold hidden
+// information, or nil: a path or a value that names a secret key. The
+// view they make is checked as a state is (check); this also catches a
+// secret an operation adds and a later one takes away.
+func (c leakChecker) checkOps(ops []protocol.PatchOp) error {
+	for i, op := range ops {
+		for _, tok := range strings.Split(op.Path, "/") {
+			if slices.Contains(c.words, tok) {
+				return fmt.Errorf("patch operation %d (%s %s) names the secret key %q", i, op.Op, op.Path, tok)
+			}
+		}
+		if len(op.Value) == 0 {
+			continue
+		}
+		// Wrapped, so that only the keys count: a value's own "players"
+		// member is no view's.
+		wrapped := append(append([]byte(`{"value":`), op.Value...), '}')
+		if err := gametest.CheckView(wrapped, games.Spectator, c.words); err != nil {
+			return fmt.Errorf("patch operation %d (%s %s): %w", i, op.Op, op.Path, err)
 		}
 	}
 	return nil
@@ -107,7 +132,7 @@ func gongzhuCardsPlayed(g map[string]any) error {
 			continue
 		}
 		if c := unplayedCard(v, played); c != "" {
-			return fmt.Errorf("G.%s shows %s, a card not played this round", k, c)
+			return fmt.Errorf("view G.%s shows %s, a card not played this round", k, c)
 		}
 	}
 	return nil

@@ -28,7 +28,8 @@ type cliConfig struct {
 
 // Main is the soak's command line (loadgen -soak): it runs the server
 // binary -server twice on -redis and prints the report. The exit status is
-// 0 for a soak with no leak, no unexpected error and clean restarts, 1
+// 0 for a soak with no leak, no unexpected error, clean restarts and (with
+// -patches) no view made by patches that differed from the server's, 1
 // otherwise, 2 for bad flags.
 //
 //	go build -o /tmp/chaguan . && go run ./clients/loadgen -soak -server /tmp/chaguan -duration 10m
@@ -70,7 +71,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout)
 		rep.WriteText(stdout)
 	}
-	if rep.LeakCount() > 0 || len(rep.Unexpected()) > 0 || len(rep.UncleanRestarts()) > 0 || len(rep.FinalExits) > 0 {
+	if rep.LeakCount() > 0 || rep.MismatchCount() > 0 || len(rep.Unexpected()) > 0 || len(rep.UncleanRestarts()) > 0 || len(rep.FinalExits) > 0 {
 		return 1
 	}
 	return 0
@@ -111,6 +112,8 @@ func parseFlags(args []string, errOut io.Writer) (cliConfig, error) {
 	fs.DurationVar(&c.ttl, "ttl", 10*time.Minute, "the servers' -ttl: how long Redis keeps a match after its last change")
 	fs.StringVar(&c.serverLog, "server-log", "", "file for the servers' output (default: discarded)")
 	fs.BoolVar(&c.json, "json", false, "print the report as JSON")
+	fs.BoolVar(&c.Patches, "patches", false, "spectators ask for patches: the view they make is checked after every patch")
+	fs.IntVar(&c.SyncEvery, "sync-every", 50, "with -patches: compare the view held with a sync's answer every N states (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -131,6 +134,8 @@ func parseFlags(args []string, errOut io.Writer) (cliConfig, error) {
 		return c, fmt.Errorf("-duration %s: must be positive and at most %s", c.Duration, maxDuration)
 	case c.ttl <= 0:
 		return c, fmt.Errorf("-ttl %s: must be positive (the soak runs with expiry on)", c.ttl)
+	case c.SyncEvery < 0:
+		return c, fmt.Errorf("-sync-every %d: must be 0 or more", c.SyncEvery)
 	}
 	return c, nil
 }

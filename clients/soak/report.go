@@ -24,8 +24,12 @@ type Report struct {
 	Errors       map[string]int
 	ErrorSamples map[string]string
 	// Leaks describes the first leaks found (there should be none).
-	Leaks    []string
-	Restarts []Restart
+	Leaks []string
+	// Mismatches describes the first views made by patches that differed
+	// from the sync's answer, and patches that did not apply (with
+	// Config.Patches; there should be none).
+	Mismatches []string
+	Restarts   []Restart
 	// FinalExits holds the processes that did not exit cleanly on the
 	// final SIGTERM, with why.
 	FinalExits map[string]string
@@ -42,6 +46,8 @@ type ReportConfig struct {
 	KillShare              float64
 	BotLevel               string
 	BotDelay               time.Duration
+	Patches                bool
+	SyncEvery              int
 }
 
 // GameStats counts one game's matches.
@@ -52,6 +58,10 @@ type GameStats struct {
 	Checks                     int // leak checks run (one per state)
 	Leaks                      int
 	Reconnects                 int // spectator connections made again after a drop
+	// With Config.Patches: the patches applied, the views compared with
+	// a sync's answer, those that differed, and the patches that did not
+	// apply.
+	Patches, Compares, Mismatches, Gaps int
 }
 
 // Restart is one restart of process B.
@@ -91,6 +101,12 @@ func (r *Report) Reconnects() int { return r.sum(func(g *GameStats) int { return
 
 // LeakCount is the total of leaks found.
 func (r *Report) LeakCount() int { return r.sum(func(g *GameStats) int { return g.Leaks }) }
+
+// MismatchCount is the total of views made by patches that differed from
+// the sync's answer, and of patches that did not apply.
+func (r *Report) MismatchCount() int {
+	return r.sum(func(g *GameStats) int { return g.Mismatches + g.Gaps })
+}
 
 func (r *Report) sum(f func(*GameStats) int) int {
 	n := 0
@@ -175,6 +191,16 @@ func (c *recorder) leak(game, matchID string, err error) {
 	}
 }
 
+// mismatch notes a view made by patches that is not the server's, or a
+// patch that did not apply.
+func (c *recorder) mismatch(game, matchID string, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.r.Mismatches) < maxLeakNotes {
+		c.r.Mismatches = append(c.r.Mismatches, fmt.Sprintf("%s %s: %v", game, matchID, err))
+	}
+}
+
 func (c *recorder) restart(r Restart) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -200,7 +226,8 @@ func (c *recorder) report(d time.Duration, cfg Config) *Report {
 	r := c.r
 	r.Duration = d.Round(time.Second)
 	r.Config = ReportConfig{Games: cfg.Games, PerGame: cfg.PerGame, RestartMin: cfg.RestartMin,
-		RestartMax: cfg.RestartMax, KillShare: cfg.KillShare, BotLevel: cfg.BotLevel, BotDelay: cfg.BotDelay}
+		RestartMax: cfg.RestartMax, KillShare: cfg.KillShare, BotLevel: cfg.BotLevel, BotDelay: cfg.BotDelay,
+		Patches: cfg.Patches, SyncEvery: cfg.SyncEvery}
 	r.Verdict = verdict(series(r.RSS, "A"))
 	return &r
 }
@@ -262,10 +289,27 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "%-12s %8d %8d %8d %8d %8d %8d %6d %10d\n", g, s.Matches, s.Finished, s.Retired, s.Moves, s.States, s.Checks, s.Leaks, s.Reconnects)
 	}
 	fmt.Fprintf(w, "%-12s %8s %8s %8s %8d %8s %8d %6d %10d\n\n", "total", "", "", "", r.Moves(), "", r.Checks(), r.LeakCount(), r.Reconnects())
+	if c.Patches {
+		r.writePatches(w)
+	}
 	r.writeErrors(w)
 	r.writeRestarts(w)
 	r.writeRSS(w)
 	fmt.Fprintf(w, "memory verdict: %s\n", r.Verdict)
+}
+
+// writePatches prints, per game, what the spectators' patches did.
+func (r *Report) writePatches(w io.Writer) {
+	fmt.Fprintf(w, "patches (the view compared with a sync's answer every %d states):\n", r.Config.SyncEvery)
+	fmt.Fprintf(w, "%-12s %8s %8s %10s %5s\n", "game", "patches", "compared", "mismatches", "gaps")
+	for _, g := range slices.Sorted(maps.Keys(r.Games)) {
+		s := r.Games[g]
+		fmt.Fprintf(w, "%-12s %8d %8d %10d %5d\n", g, s.Patches, s.Compares, s.Mismatches, s.Gaps)
+	}
+	for _, m := range r.Mismatches {
+		fmt.Fprintln(w, "  MISMATCH:", m)
+	}
+	fmt.Fprintln(w)
 }
 
 func (r *Report) writeErrors(w io.Writer) {

@@ -12,6 +12,11 @@
 // process. Matches that end are replaced; Gong Zhu, which never ends, is
 // replaced after Rounds rounds, and any match after MatchLimit.
 //
+// With Config.Patches the spectators ask for patches: each patch's
+// operations and the view they make are checked as a state is, and every
+// SyncEvery states the view held is compared with the whole view a sync
+// returns; a difference, or a patch that does not apply, fails the soak.
+//
 // Run is the library entry (the repository's soak test uses it with server
 // processes made from its test binary); Main is the command line, reached as
 // `go run ./clients/loadgen -soak ...`.
@@ -57,6 +62,13 @@ type Config struct {
 	MatchLimit time.Duration
 	// RSSEvery is the memory sampling period.
 	RSSEvery time.Duration
+	// Patches makes the spectators ask for patches (docs/api.md,
+	// "Patches"): the view they make is checked for leaks after every
+	// patch, as a state is, and every SyncEvery states (0: never) the
+	// spectator asks for the whole view (sync) and compares it with the
+	// view it holds, which must be equal byte for byte.
+	Patches   bool
+	SyncEvery int
 	// Progress, if set, gets a line per memory sample.
 	Progress io.Writer
 }
@@ -100,6 +112,8 @@ func (c Config) check() error {
 		return fmt.Errorf("soak: kill share %g: must be 0-1", c.KillShare)
 	case c.PerGame > 50:
 		return fmt.Errorf("soak: %d matches per game: at most 50", c.PerGame)
+	case c.SyncEvery < 0:
+		return fmt.Errorf("soak: a comparison every %d states: must be 0 or more", c.SyncEvery)
 	}
 	for _, g := range c.Games {
 		if _, ok := all.Registry().Get(g); !ok {

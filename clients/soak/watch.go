@@ -114,10 +114,15 @@ func (w *watcher) session(ctx context.Context, p *proc, m *matchWatch) error {
 	stop := context.AfterFunc(ctx, func() { ws.Close() })
 	defer stop()
 	defer ws.Close()
-	ws.SetWriteDeadline(time.Now().Add(lobbyTimeout))
-	if err := ws.WriteJSON(protocol.ClientMessage{Type: protocol.TypeHello}); err != nil {
+	send := func(b []byte) error {
+		ws.SetWriteDeadline(time.Now().Add(lobbyTimeout))
+		return ws.WriteMessage(websocket.TextMessage, b)
+	}
+	hello, _ := json.Marshal(protocol.ClientMessage{Type: protocol.TypeHello, Patches: w.s.cfg.Patches})
+	if err := send(hello); err != nil {
 		return err
 	}
+	f := &feed{w: w, m: m, send: send}
 	for !m.over && !m.retired {
 		ws.SetReadDeadline(time.Now().Add(readWait))
 		_, data, err := ws.ReadMessage()
@@ -127,16 +132,37 @@ func (w *watcher) session(ctx context.Context, p *proc, m *matchWatch) error {
 			}
 			return err
 		}
-		if err := w.frame(m, data); err != nil {
+		if err := f.frame(data); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// frame handles one server frame: a state is checked for leaks and its
-// new log entries counted; an error frame is returned.
-func (w *watcher) frame(m *matchWatch, data []byte) error {
+// syncMsg asks for the whole view.
+var syncMsg = []byte(`{"type":"sync"}`)
+
+// feed reads one spectator connection's frames. With patches it holds the
+// view they make, checks it after every patch as a state is checked, and
+// every SyncEvery states asks for the whole view (sync) and compares it
+// with the view held.
+type feed struct {
+	w    *watcher
+	m    *matchWatch
+	send func([]byte) error // writes one frame to the connection
+	view client.View
+	// resyncing: a sync was sent for a patch that did not apply; patches
+	// are skipped until its state. comparing: a sync was sent to compare
+	// its state with the view held. since counts the states since the
+	// last comparison.
+	resyncing, comparing bool
+	since                int
+}
+
+// frame handles one server frame: a state (or the state a patch makes) is
+// checked for leaks and its new log entries counted; an error frame is
+// returned.
+func (f *feed) frame(data []byte) error {
 	var head struct {
 		Type string `json:"type"`
 	}
@@ -148,21 +174,101 @@ func (w *watcher) frame(m *matchWatch, data []byte) error {
 		var e protocol.Error
 		json.Unmarshal(data, &e)
 		return &client.MoveError{Code: e.Code, Message: e.Message}
-	case "state":
-	default:
-		return nil
+	case protocol.TypeState:
+		var st protocol.State
+		if err := json.Unmarshal(data, &st); err != nil {
+			return fmt.Errorf("state frame: %w", err)
+		}
+		if f.w.s.cfg.Patches {
+			f.hold(data, &st)
+		}
+		f.w.observe(f.m, &st, nil)
+	case protocol.TypePatch:
+		if f.w.s.cfg.Patches {
+			return f.patch(data)
+		}
 	}
-	var st protocol.State
-	if err := json.Unmarshal(data, &st); err != nil {
-		return fmt.Errorf("state frame: %w", err)
-	}
-	w.observe(m, &st)
 	return nil
 }
 
-// observe checks and counts one state of m.
-func (w *watcher) observe(m *matchWatch, st *protocol.State) {
-	leak := w.checker.check(st)
+// hold makes a state message the view held. When a comparison awaits it
+// and it is of the view's stateID (the sync's answer), it is compared
+// with the view held first: a difference is a mismatch.
+func (f *feed) hold(data []byte, st *protocol.State) {
+	if f.comparing && !f.resyncing && f.view.Held() && f.view.StateID() == st.StateID {
+		f.comparing = false
+		var whole client.View
+		err := whole.SetState(data)
+		if err == nil {
+			if held, want := f.view.AppendJSON(nil), whole.AppendJSON(nil); !bytes.Equal(held, want) {
+				err = fmt.Errorf("stateID %d: the view made by patches differs from the sync's answer:\n  patched %s\n  sync    %s", st.StateID, clip(held), clip(want))
+			}
+		}
+		f.w.s.rec.game(f.w.game, func(g *GameStats) {
+			g.Compares++
+			if err != nil {
+				g.Mismatches++
+			}
+		})
+		if err != nil {
+			f.w.s.rec.mismatch(f.w.game, f.m.id, err)
+		}
+	}
+	if f.view.SetState(data) != nil {
+		f.view.Reset() // never a state the server writes: the next patch asks again
+	}
+	f.resyncing = false
+}
+
+// patch applies a patch message to the view held, checks the operations
+// and the view they make, and asks for a sync when it is time to compare;
+// a patch that does not apply (a gap: the server must send none) is
+// counted as a mismatch and answered with a sync.
+func (f *feed) patch(data []byte) error {
+	if f.resyncing {
+		return nil
+	}
+	var p protocol.Patch
+	err := json.Unmarshal(data, &p)
+	if err == nil {
+		err = f.view.Apply(&p)
+	}
+	var st *protocol.State
+	if err == nil {
+		st, err = f.view.State(p.Ack)
+	}
+	if err != nil {
+		f.w.s.rec.game(f.w.game, func(g *GameStats) { g.Gaps++ })
+		f.w.s.rec.mismatch(f.w.game, f.m.id, fmt.Errorf("a patch that does not apply: %v", err))
+		f.view.Reset()
+		f.resyncing, f.comparing = true, false
+		return f.send(syncMsg)
+	}
+	f.w.s.rec.game(f.w.game, func(g *GameStats) { g.Patches++ })
+	f.w.observe(f.m, st, f.w.checker.checkOps(p.Ops))
+	if f.since++; f.w.s.cfg.SyncEvery > 0 && f.since >= f.w.s.cfg.SyncEvery && !f.comparing {
+		f.since, f.comparing = 0, true
+		return f.send(syncMsg)
+	}
+	return nil
+}
+
+// clip shortens a view for a report line.
+func clip(b []byte) string {
+	const max = 400
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}
+
+// observe checks and counts one state of m; opsLeak is what the patch
+// that made it showed, if it did (checkOps).
+func (w *watcher) observe(m *matchWatch, st *protocol.State, opsLeak error) {
+	leak := opsLeak
+	if leak == nil {
+		leak = w.checker.check(st)
+	}
 	moves := newEntries(m.log, st.Log)
 	m.log = st.Log
 	m.over = len(bytes.TrimSpace(st.Ctx.Gameover)) > 0 && string(st.Ctx.Gameover) != "null"

@@ -52,7 +52,7 @@ type (
 
 // Reconnect backoff of the terminal's connections: the client's default
 // (250 ms doubling to 10 s, jittered).
-var reconnectOptions = client.Options{Reconnect: true}
+var reconnectOptions = client.Options{Reconnect: true, Patches: true}
 
 // netBackend is the backend over real WebSocket connections: one per seat
 // this terminal plays (two in hot-seat), or one spectator connection.

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/clients/client"
+	"github.com/chaguan/chaguan/protocol"
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+// TestPatchesFlag: -patches alone asks for patches, "both" for a run with
+// each, and anything else is refused.
+func TestPatchesFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, patchesOff},
+		{[]string{"-patches"}, patchesOn},
+		{[]string{"-patches=true"}, patchesOn},
+		{[]string{"-patches=0"}, patchesOff},
+		{[]string{"-patches=both"}, patchesBoth},
+	} {
+		c, err := parseFlags(tc.args, io.Discard)
+		if err != nil || c.Patches != tc.want || c.patches() != (tc.want == patchesOn) {
+			t.Errorf("%q: %q (patches %v), %v; want %q", tc.args, c.Patches, c.patches(), err, tc.want)
+		}
+	}
+	if _, err := parseFlags([]string{"-patches=some"}, io.Discard); err == nil {
+		t.Error("-patches=some accepted")
+	}
+}
+
+// TestSmokePatches runs -game gongzhu with -patches both against a real
+// server, a second each: both runs play, nothing fails, and the bytes
+// each viewer reads per move are counted for both, the patches' fewer.
+func TestSmokePatches(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	cfg, err := parseFlags([]string{"-url", srv.URL, "-progress=false", "-matches", "2", "-duration", "1s", "-game", "gongzhu", "-patches=both"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	reps, err := runModes(ctx, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	writeReports(&out, false, reps)
+	t.Logf("reports:\n%s", out.String())
+	if len(reps) != 2 || reps[0].Patches || !reps[1].Patches {
+		t.Fatalf("%d reports, want one with whole states and one with patches", len(reps))
+	}
+	for _, r := range reps {
+		if r.Moves < 8 || r.Ack.Count < r.Moves {
+			t.Fatalf("patches=%v: too few moves acked: moves=%d ack=%+v", r.Patches, r.Moves, r.Ack)
+		}
+		if n := total(r.Errors); n != 0 {
+			t.Fatalf("patches=%v: errors against a healthy server: %v", r.Patches, r.Errors)
+		}
+		if b := r.Bytes; b == nil || b.SeatPerMove <= 0 || b.SpectatorPerMove <= 0 {
+			t.Fatalf("patches=%v: bytes per viewer not counted: %+v", r.Patches, r.Bytes)
+		}
+	}
+	if full, patched := reps[0].Bytes.ViewerPerMove, reps[1].Bytes.ViewerPerMove; patched*2 > full {
+		t.Errorf("patches %.0f bytes per viewer per move, whole states %.0f: want less than half", patched, full)
+	}
+	for _, want := range []string{"state+patch bytes per viewer per move", "bytes per viewer per move: full states", "patches=true"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in the text report", want)
+		}
+	}
+	var js bytes.Buffer
+	writeReports(&js, true, reps)
+	var both struct{ Full, Patches *report }
+	if err := json.Unmarshal(js.Bytes(), &both); err != nil || both.Full == nil || both.Patches == nil || !both.Patches.Patches {
+		t.Fatalf("JSON report %s: %v", js.String(), err)
+	}
+}
+
+// TestSmokePatchesGomoku: Gomoku with patches, with each client.
+func TestSmokePatchesGomoku(t *testing.T) {
+	for _, c := range []string{clientLean, clientFull} {
+		t.Run(c, func(t *testing.T) {
+			srv := servertest.Start(t, servertest.Options{})
+			rep := runFor(t, srv.URL, "-matches", "2", "-duration", "1s", "-client", c, "-patches")
+			if !rep.Patches || rep.Moves == 0 || rep.Ack.Count == 0 || rep.Opponent.Count == 0 {
+				t.Fatalf("patches %v, moves %d, ack %+v, opponent %+v", rep.Patches, rep.Moves, rep.Ack, rep.Opponent)
+			}
+			if n := total(rep.Errors); n != 0 {
+				t.Fatalf("errors against a healthy server: %v", rep.Errors)
+			}
+			if c == clientLean && (rep.Bytes == nil || rep.Bytes.SeatPerMove <= 0) {
+				t.Fatalf("bytes not counted: %+v", rep.Bytes)
+			}
+		})
+	}
+}
+
+// TestLeanPatchGap: a lean spectator with patches whose view is lost (as
+// after a patch that does not apply) sends one sync, skips patches until
+// the whole state, and goes on applying patches from it.
+func TestLeanPatchGap(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	delay := 2
+	id, err := client.NewLobby(srv.URL, nil).Create(ctx, "gongzhu", protocol.CreateRequest{NumPlayers: 4, Unlisted: true,
+		BotDelayMs: &delay, Bots: map[string]string{"0": "easy", "1": "easy", "2": "easy", "3": "easy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gaps, read atomic.Int64
+	c, err := dialLeanGame(ctx, &gongzhuLoad, leanOptions{stateBytes: &read, patches: true, gaps: &gaps}, srv.URL, id, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.setReadDeadline(time.Now().Add(15 * time.Second))
+	// readPatches reads until n states came as patches.
+	readPatches := func(n int) {
+		t.Helper()
+		for n > 0 {
+			kind, _, err := c.next()
+			if err != nil {
+				t.Fatalf("read: %v (gaps %d)", err, gaps.Load())
+			}
+			if kind == frameState && c.pv.Held() && !c.resyncing && c.pv.StateID() == c.v.stateID && !bytes.HasPrefix(c.buf, []byte(`{"type":"state"`)) {
+				n--
+			}
+		}
+	}
+	readPatches(5)
+	before := c.v.stateID
+	c.pv.Reset() // the next patch finds no view: a gap
+	readPatches(5)
+	if gaps.Load() != 1 || c.v.stateID <= before || !c.v.started {
+		t.Fatalf("after a gap: %d syncs sent, stateID %d (was %d), view %+v", gaps.Load(), c.v.stateID, before, c.v)
+	}
+	if read.Load() == 0 {
+		t.Fatal("no bytes counted")
+	}
+}
+
+// TestScanPatch: scanPatch reads what encoding/json reads from a patch
+// message, and refuses what is not one.
+func TestScanPatch(t *testing.T) {
+	for _, frame := range []string{
+		`{"type":"patch","stateID":14,"base":13,"ack":7,"ops":[{"op":"add","path":"/G/tricks/-","value":{"plays":[{"seat":0,"card":"QS"}]}},{"op":"remove","path":"/log/0"},{"op":"replace","path":"/you","value":""}]}`,
+		`{"type":"patch","stateID":14,"base":14,"ops":[]}`,
+		`{ "type" : "patch" , "stateID" : 3 , "base" : 2 , "ack" : null , "ops" : [ { "op" : "move" , "from" : "/a~1b" , "path" : "/G/\u0078" } ] }`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"test","path":"/G/n","value":"a\"b"}],"extra":[1]}`,
+	} {
+		var want, got protocol.Patch
+		if err := json.Unmarshal([]byte(frame), &want); err != nil {
+			t.Fatal(err)
+		}
+		var ack int64
+		got.Ops = make([]protocol.PatchOp, 0, 1)
+		if !scanPatch([]byte(frame), &got, &ack) {
+			t.Fatalf("%s: not read", frame)
+		}
+		if len(want.Ops) == 0 {
+			want.Ops = got.Ops[:0]
+		}
+		if wj, gj := mustJSON(t, want), mustJSON(t, got); wj != gj {
+			t.Fatalf("%s:\nscanPatch %s\njson      %s", frame, gj, wj)
+		}
+	}
+	for _, bad := range []string{
+		`{"type":"state","stateID":3,"base":2,"ops":[]}`,
+		`{"type":"patch","base":2,"ops":[]}`,
+		`{"type":"patch","stateID":3,"base":2}`,
+		`{"type":"patch","stateID":"3","base":2,"ops":[]}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":1}]}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"add"}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":{}}`,
+		`[]`,
+	} {
+		var p protocol.Patch
+		var ack int64
+		if scanPatch([]byte(bad), &p, &ack) {
+			t.Errorf("%s: read as %+v", bad, p)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
