@@ -3,8 +3,8 @@ package main
 import (
 	"os"
 
-	"github.com/chaguan/chaguan/clients/sim"
 	"github.com/chaguan/chaguan/games/all"
+	"github.com/chaguan/chaguan/tools/sim"
 )
 
 // simulate runs `chaguan simulate …`: bot-vs-bot statistics for any game.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chaguan/chaguan/clients/soak"
 	"github.com/chaguan/chaguan/rooms/redistest"
+	"github.com/chaguan/chaguan/tools/soak"
 )
 
 // TestSoak runs the soak for 60 s: two server processes (this test binary

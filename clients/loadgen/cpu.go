@@ -4,7 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/chaguan/chaguan/clients/loadgen/cputime"
+	"github.com/chaguan/chaguan/tools/cputime"
 )
 
 // serverCPUMetric is the Prometheus process collector's CPU counter.

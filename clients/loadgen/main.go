@@ -42,7 +42,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/chaguan/chaguan/clients/soak"
+	"github.com/chaguan/chaguan/tools/soak"
 )
 
 // Bounds of one run.
@@ -123,7 +123,7 @@ const (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "-soak" { // the soak's own flags follow (clients/soak)
+	if len(os.Args) > 1 && os.Args[1] == "-soak" { // the soak's own flags follow (tools/soak)
 		os.Exit(soak.Main(os.Args[2:], os.Stdout, os.Stderr))
 	}
 	cfg, err := parseFlags(os.Args[1:], os.Stderr)

@@ -9,7 +9,7 @@
 // the same machine, and the gap between it and clients/loadgen's figure is
 // what the real server's own work costs (docs/performance.md).
 //
-//	go run ./clients/loadgen/floor -matches 100 -duration 10s [-ws] [-redis redis://127.0.0.1:6379/0]
+//	go run ./tools/floor -matches 100 -duration 10s [-ws] [-redis redis://127.0.0.1:6379/0]
 //
 // It starts itself as a child process for the server side (so that server
 // and client each have their own CPU account, as with the real server),
@@ -37,7 +37,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/chaguan/chaguan/clients/loadgen/cputime"
+	"github.com/chaguan/chaguan/tools/cputime"
 	"github.com/gorilla/websocket"
 	"github.com/redis/go-redis/v9"
 )
