@@ -154,6 +154,23 @@ func TestBotReasonAndThinking(t *testing.T) {
 	if n := pl.count(); n != 1 {
 		t.Errorf("the Player was asked %d times, want 1 (a presence change is no new position)", n)
 	}
+	// The replay tells the move as the live log did, reason included.
+	if got := replayEntry(t, m, id); got.BotReason != e.BotReason || got.Fallback != nil {
+		t.Errorf("replayed entry %+v: want the live entry's reason %q", got, e.BotReason)
+	}
+}
+
+// replayEntry is the log entry of the first move in the match's replay.
+func replayEntry(t *testing.T, m *rooms.Manager, id string) protocol.LogEntry {
+	t.Helper()
+	rp, err := m.Replay(context.Background(), "gomoku", id, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rp.Steps) != 1 || rp.Steps[0].Log == nil {
+		t.Fatalf("replay from 2: %+v, want the first move's step", rp.Steps)
+	}
+	return *rp.Steps[0].Log
 }
 
 // TestBotFallbackMarked: a move the fallback level played for a failed
@@ -184,7 +201,7 @@ func TestBotFallbackMarked(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, _, spec := playerMatch(t, &fakeReasoner{move: c.move, reason: "Trust me."}, 50*time.Millisecond)
+			m, id, _, spec := playerMatch(t, &fakeReasoner{move: c.move, reason: "Trust me."}, 50*time.Millisecond)
 			moved := spec.next(t, "black's move", func(s protocol.State) bool { return len(s.Log) > 0 })
 			e := moved.Log[0]
 			want := protocol.LogFallback{Level: "normal", Reason: c.reason}
@@ -196,6 +213,9 @@ func TestBotFallbackMarked(t *testing.T) {
 			}
 			if moved.Thinking != nil {
 				t.Errorf("thinking %+v after the move, want none", moved.Thinking)
+			}
+			if got := replayEntry(t, m, id); got.Fallback == nil || *got.Fallback != want || got.BotReason != "" {
+				t.Errorf("replayed entry %+v (fallback %+v): want it marked %+v as live", got, got.Fallback, want)
 			}
 		})
 	}

@@ -223,6 +223,7 @@ func (m *Manager) buildReplay(ctx context.Context, rec *Record, g games.Game, fr
 			return nil
 		}
 		entry := moveLogEntry(info, before, mv.Seat, mv.Move, mv.Args)
+		entry.BotReason, entry.Fallback = mv.Reason, mv.Fallback
 		if mv.Timeout {
 			entry.Text = timeoutText(streak[mv.Seat])
 		}

@@ -166,7 +166,7 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	// The newest maxLog entries, copied once into a slice of their own.
 	old := r.rec.Log[max(0, len(r.rec.Log)+1-maxLog):]
 	nr.Log = append(append(make([]protocol.LogEntry, 0, len(old)+1), old...), entry)
-	nr.Moves = appendMove(r.rec, MoveRecord{Seat: seat, Move: name, Args: moveArgs(args), Timeout: timeout})
+	nr.Moves = appendMove(r.rec, MoveRecord{Seat: seat, Move: name, Args: moveArgs(args), Timeout: timeout, Reason: entry.BotReason, Fallback: entry.Fallback})
 	if out := next.Status().Outcome; out != nil {
 		if nr.Gameover, err = json.Marshal(out); err != nil {
 			return nil, err

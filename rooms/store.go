@@ -78,6 +78,11 @@ type MoveRecord struct {
 	Args json.RawMessage `json:"a,omitempty"`
 	// Timeout marks a move the bot made because the seat's clock ran out.
 	Timeout bool `json:"t,omitempty"`
+	// Reason and Fallback are a bot's move's log marks (the Player's own
+	// one-line reason, or the built-in level that played for it and why),
+	// kept so that the replay tells the move as the live log did.
+	Reason   string                `json:"r,omitempty"`
+	Fallback *protocol.LogFallback `json:"f,omitempty"`
 }
 
 // Seat is one seat of a match.
