@@ -7,6 +7,7 @@
 //	go run . -gnugo off                       # no GNU Go bot level for weiqi
 //	go run . -llm deepseek=https://api.deepseek.com/v1,model=deepseek-chat,key_env=DEEPSEEK_API_KEY
 //	                                          # carcassonne bot level llm-deepseek (docs/llm.md)
+//	go run . -llm-own                         # players may bring their own endpoint (level llm-own)
 //
 // Wiring and configuration live here only.
 package main
@@ -61,6 +62,9 @@ type config struct {
 	gc         gcSettings // what main set up (setUpGC): run the tuner, the limit set
 	llm        specList   // -llm values, parsed by llmPlayers
 	proxies    string     // -trusted-proxies: CIDRs whose X-Forwarded-For names the client
+	own        bool       // -llm-own: players may bring their own LLM endpoint
+	ownPrivate bool       // -llm-own-private: their endpoints may be private addresses
+	ownPerIP   int        // -llm-own-per-ip: own-endpoint requests in flight per creator address
 }
 
 // specList collects a repeated flag's values. Set never fails: a value is
@@ -111,6 +115,9 @@ func main() {
 	flag.IntVar(&c.gnugoLvl, "gnugo-level", gnugo.DefaultLevel, "GNU Go's strength, --level 1 to 10")
 	flag.StringVar(&c.proxies, "trusted-proxies", os.Getenv("TRUSTED_PROXIES"), "comma-separated CIDRs of the reverse proxies in front of the server: a request from one has its client address read from X-Forwarded-For; empty trusts none, and the client is the TCP peer (env TRUSTED_PROXIES)")
 	flag.Var(&c.llm, "llm", "an OpenAI-compatible endpoint as carcassonne's bot level llm-NAME: NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=20s][,max=4][,max_tokens=1024][,temperature=0.2] (max: requests in flight at once; max_tokens and temperature go with every request); the key is read from the environment variable VAR, never given here; repeatable (env LLM_BASE_URL, LLM_MODEL, LLM_API_KEY configure the level llm; see docs/llm.md)")
+	flag.BoolVar(&c.own, "llm-own", os.Getenv("LLM_OWN") != "", "let players seat carcassonne's bot level llm-own with their own OpenAI-compatible endpoint (the key stays in this process's memory; docs/llm.md) (env LLM_OWN)")
+	flag.BoolVar(&c.ownPrivate, "llm-own-private", os.Getenv("LLM_OWN_PRIVATE") != "", "with -llm-own: let players' endpoints be loopback, private or link-local addresses too (a local Ollama next to the server); off, only public addresses are reached (env LLM_OWN_PRIVATE)")
+	flag.IntVar(&c.ownPerIP, "llm-own-per-ip", llm.DefaultOwnPerClient, "with -llm-own: requests in flight at once to the own endpoints of the matches one client address created")
 	flag.Parse()
 	c.gc = setUpGC()
 	if err := run(c); err != nil {
@@ -155,10 +162,15 @@ func run(c config) error {
 		}
 		players[llm.Game] = llmLevels
 	}
-	mgr := rooms.New(rooms.Config{
+	own := ownPlayers(c, log)
+	rcfg := rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
 		Players: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms, BotRate: c.botRate,
-	})
+	}
+	if own != nil {
+		rcfg.Own = own
+	}
+	mgr := rooms.New(rcfg)
 	var origins []string
 	for _, o := range strings.Split(c.origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {
@@ -171,6 +183,7 @@ func run(c config) error {
 		WS:       server.WSConfig{Rate: c.wsRate, Burst: c.wsBurst, MaxConns: noCapIfZero(c.maxConns), MaxConnsPerIP: noCapIfZero(c.maxConnsIP)},
 		Throttle: lobbyThrottle(c),
 		LLMTest:  server.LLMTestConfig{Endpoints: llmChecks, Token: os.Getenv("CHAGUAN_OPERATOR_TOKEN")},
+		Own:      own,
 	})
 	srv := newHTTPServer(c, h)
 	errc := make(chan error, 1)
@@ -332,6 +345,24 @@ func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[str
 			"key_env", ep.KeyEnv, "key_set", key != "", "timeout", pl.Timeout, "max", p.Endpoint().Max, "fallback", pl.Fallback)
 	}
 	return levels, checks, nil
+}
+
+// ownPlayers is the memory of players' own LLM endpoints when -llm-own
+// allows them, else nil.
+func ownPlayers(c config, log *slog.Logger) *llm.Own {
+	if !c.own {
+		return nil
+	}
+	if _, ok := all.Registry().Get(llm.Game); !ok {
+		log.Warn("-llm-own off: carcassonne is not registered")
+		return nil
+	}
+	ttl := c.ttl
+	if ttl <= 0 {
+		ttl = rooms.DefaultTTL
+	}
+	log.Info("players may bring their own LLM (carcassonne bot level llm-own)", "private_addresses", c.ownPrivate, "per_ip", c.ownPerIP)
+	return llm.NewOwn(llm.OwnOptions{Guard: &llm.Guard{AllowPrivate: c.ownPrivate}, PerClient: c.ownPerIP, TTL: ttl})
 }
 
 func portOf(addr string) string {

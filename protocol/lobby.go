@@ -39,6 +39,22 @@ type CreateRequest struct {
 	BotDelayMs   *int `json:"botDelayMs,omitempty"`
 	// Clock is an optional turn clock (an extension; see ClockRequest).
 	Clock *ClockRequest `json:"clock,omitempty"`
+	// LLM is the player's own OpenAI-compatible endpoint for the seats
+	// Bots gives the level "llm-own" (an extension, where the server
+	// allows it: CatalogEntry.OwnLLM). Its key is kept in the memory of
+	// the server process only, never stored or sent back.
+	LLM *OwnLLM `json:"llm,omitempty"`
+}
+
+// OwnLLM is a player's own endpoint: a name for it (the seat's label),
+// the base URL (requests go to BaseURL/chat/completions), the model and
+// the API key ("" for an endpoint that needs none). It is also the body
+// of POST /llm/try.
+type OwnLLM struct {
+	Name    string `json:"name"`
+	BaseURL string `json:"baseURL"`
+	Model   string `json:"model"`
+	Key     string `json:"key"`
 }
 
 // CreateResponse is the body of a successful create.
@@ -109,4 +125,8 @@ type CatalogEntry struct {
 	SetupOptions json.RawMessage `json:"setupOptions"`
 	Moves        json.RawMessage `json:"moves"`
 	Bots         []string        `json:"bots"`
+	// OwnLLM says a create may seat the level "llm-own" with the player's
+	// own endpoint (CreateRequest.LLM); absent when the server does not
+	// allow it.
+	OwnLLM bool `json:"ownLLM,omitempty"`
 }

@@ -155,7 +155,9 @@ type LogFallback struct {
 	// Reason is why the seat's own level did not: "timeout" (no answer
 	// in time), "error" (no usable answer: an HTTP or network error, an
 	// answer that names no listed option), "busy" (no capacity in time),
-	// "panic" or "illegal" (the answer is not a legal move).
+	// "panic" or "illegal" (the answer is not a legal move), or for the
+	// level "llm-own" "key_gone" (the process holding the player's key
+	// restarted, so nobody can ask their endpoint any more).
 	Reason string `json:"reason"`
 }
 

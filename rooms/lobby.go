@@ -32,6 +32,9 @@ type CreateParams struct {
 	Grace      *time.Duration
 	BotDelay   *time.Duration
 	Clock      *protocol.ClockRequest // seconds, checked by options
+	// Own is the endpoint of the OwnLevel seats (ownllm.go), nil for none.
+	Own   OwnBinding
+	again bool // the next match of a play again: OwnLevel seats get the default level
 }
 
 func (m *Manager) game(name string) (games.Game, error) {
@@ -60,6 +63,9 @@ func (m *Manager) Create(ctx context.Context, gameName string, p CreateParams) (
 	if err != nil {
 		return "", err
 	}
+	if err := checkOwn(p); err != nil {
+		return "", err
+	}
 	rec, err := m.newRecord(g, uuid.NewString(), p, opts)
 	if err != nil {
 		return "", err
@@ -69,6 +75,7 @@ func (m *Manager) Create(ctx context.Context, gameName string, p CreateParams) (
 	if err := m.cfg.Store.Create(ctx, rec); err != nil {
 		return "", AsError(err)
 	}
+	bindOwn(rec, p)
 	m.cfg.Metrics.MatchCreated(gameName)
 	m.notify(rec, g)
 	return rec.ID, nil
@@ -146,6 +153,14 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams, opts Option
 		seat, ok := games.ParseSeat(id, p.NumPlayers)
 		if !ok {
 			return nil, newError(protocol.CodeBadRequest, "bots: no seat %q in a %d-player match", id, p.NumPlayers)
+		}
+		if level == OwnLevel {
+			s, err := m.ownSeat(info, p)
+			if err != nil {
+				return nil, err
+			}
+			rec.Seats[seat] = s
+			continue
 		}
 		if !m.hasBot(info, level) {
 			return nil, newError(protocol.CodeBadRequest, "bots: %s has no bot level %q (levels: %s)", info.Name, level, strings.Join(m.BotLevels(info), ", "))

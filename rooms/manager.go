@@ -67,6 +67,9 @@ type Config struct {
 	// game's built-in levels; a name that repeats a built-in level is
 	// ignored. The Manager does not close them.
 	Players map[string]map[string]PlayerLevel
+	// Own holds the Players of seats played by players' own LLM
+	// endpoints (OwnLevel, ownllm.go); nil when the server allows none.
+	Own OwnPlayers
 	// Replays caps the replay pages built at once (Replay, ReplayPage);
 	// default NewReplayGate(DefaultMaxReplays, DefaultReplayWait).
 	Replays *ReplayGate

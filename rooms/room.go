@@ -50,6 +50,7 @@ type room struct {
 	idleC   <-chan time.Time
 	live    *time.Timer // the next check of the other processes (liveness.go)
 	liveC   <-chan time.Time
+	ownWait ownWait // an own LLM seat left to the process holding its key (ownllm.go)
 }
 
 // startRoom creates and starts the room for id; m.mu must be held.
@@ -101,7 +102,7 @@ func (r *room) run() {
 			r.safely(liveTimer{})
 		case <-r.idleC:
 			r.idleC = nil
-			if r.idleNow() && r.tryExit() {
+			if r.idleNow() && !r.ownKeeps() && r.tryExit() {
 				return
 			}
 		}

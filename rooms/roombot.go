@@ -1,6 +1,7 @@
 package rooms
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
@@ -57,6 +58,9 @@ func (r *room) schedule() {
 		r.bot.Stop()
 		r.bot, r.botC = nil, nil
 	}
+	if len(r.rec.Gameover) > 0 {
+		r.ownKeeps() // an own LLM's key goes with the match's end
+	}
 	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID {
 		return
 	}
@@ -68,7 +72,7 @@ func (r *room) schedule() {
 	var first int64
 	found := false
 	for _, seat := range st.Movers(r.rec.NumPlayers) {
-		if _, at, ok := r.botMay(st, seat, unwatched); ok && (!found || at < first) {
+		if _, at, ok := r.ownBotMay(st, seat, unwatched); ok && (!found || at < first) {
 			first, found = at, true
 		}
 	}
@@ -135,7 +139,7 @@ func (r *room) fireBot() {
 	st := r.st.Status()
 	unwatched := r.abandoned()
 	for _, seat := range st.Movers(r.rec.NumPlayers) {
-		level, at, ok := r.botMay(st, seat, unwatched)
+		level, at, ok := r.ownBotMay(st, seat, unwatched)
 		if !ok || at > now {
 			continue
 		}
@@ -146,7 +150,7 @@ func (r *room) fireBot() {
 		}
 		r.botBusy = true
 		info := r.game.Info()
-		player := r.m.player(info.Name, level)
+		player := r.playerFor(info.Name, level, seat)
 		if player != nil {
 			r.startThinking(seat)
 		}
@@ -229,7 +233,11 @@ func (j botJob) think(out chan<- botResult) {
 		case j.ctx.Err() != nil: // the manager is stopping: nobody waits
 			res.err = err
 			return
+		case errors.Is(err, errOwnElsewhere): // the key's process plays it (ownllm.go)
+			res.err = errOwnElsewhere
+			return
 		}
+		reason = ownFallbackReason(reason, err)
 		j.fallBack(reason, err)
 		level = j.player.Fallback
 		res.fallback = &protocol.LogFallback{Level: level, Reason: reason}
@@ -260,6 +268,11 @@ func (r *room) onBotResult(res botResult) {
 		if told {
 			r.broadcast(nil, nil)
 		}
+	}
+	if errors.Is(res.err, errOwnElsewhere) {
+		untell()
+		r.ownElsewhere(res)
+		return
 	}
 	if res.seq != r.rec.Seq {
 		r.schedule()

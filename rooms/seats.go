@@ -251,7 +251,7 @@ func (m *Manager) createNext(ctx context.Context, g games.Game, rec *Record, p P
 // nextParams is the next match's setup: rec's, changed as p asks, with the
 // bots that still hold seats kept in them.
 func nextParams(rec *Record, p PlayAgainParams) CreateParams {
-	next := CreateParams{NumPlayers: rec.NumPlayers, SetupData: rec.SetupData, Unlisted: rec.Unlisted, Bots: map[string]string{}}
+	next := CreateParams{NumPlayers: rec.NumPlayers, SetupData: rec.SetupData, Unlisted: rec.Unlisted, Bots: map[string]string{}, again: true}
 	if p.NumPlayers != 0 {
 		next.NumPlayers = p.NumPlayers
 	}

@@ -108,6 +108,9 @@ type Seat struct {
 	// AwaySince is when the seat's last connection closed (Unix ms), 0 while
 	// connected or never connected.
 	AwaySince int64 `json:"awaySince,omitempty"`
+	// OwnHolder is, for a seat at OwnLevel, the ID of the process holding
+	// its endpoint's key in memory (ownllm.go); the key is never stored.
+	OwnHolder string `json:"ownHolder,omitempty"`
 }
 
 // Taken reports whether a person or a bot holds the seat.

@@ -52,6 +52,9 @@ func (s *Server) catalog(c echo.Context) error {
 			"name": info.Name, "title": info.Title, "minPlayers": info.MinPlayers,
 			"maxPlayers": info.MaxPlayers, "setupOptions": opts, "moves": moves, "bots": s.cfg.Rooms.BotLevels(info),
 		})
+		if s.cfg.Own != nil && s.cfg.Own.Plays(info.Name) {
+			out[len(out)-1]["ownLLM"] = true
+		}
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -97,6 +100,9 @@ func (s *Server) create(c echo.Context) error {
 	}
 	p := rooms.CreateParams{NumPlayers: req.NumPlayers, SetupData: req.SetupData, Unlisted: req.Unlisted, Bots: req.Bots, Clock: req.Clock}
 	var err error
+	if p.Own, err = s.ownEndpoint(c, req.LLM); err != nil {
+		return s.fail(c, err)
+	}
 	if p.Grace, err = durationParam("graceSeconds", req.GraceSeconds, time.Second, rooms.MaxGrace); err != nil {
 		return s.fail(c, err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/llm"
 )
 
 // Config wires a Server.
@@ -46,6 +47,13 @@ type Config struct {
 	WS WSConfig
 	// LLMTest configures POST /llm/test (llmtest.go).
 	LLMTest LLMTestConfig
+	// Own, when set, lets a create request bring the player's own LLM
+	// endpoint for the level llm-own, and serves POST /llm/try (ownllm.go);
+	// it must be the rooms.Config.Own of Rooms. Nil allows neither.
+	Own *llm.Own
+	// TryThrottle limits POST /llm/try per client address (default one
+	// every 6 s, 3 at once).
+	TryThrottle Throttle
 	// Throttle limits creates and joins per client address (throttle.go).
 	Throttle Throttle
 	// TrustedProxies are the address ranges of the reverse proxies in
@@ -71,6 +79,8 @@ type Server struct {
 	stopPing chan struct{}      // closed by Shutdown
 	workers  *workers           // goroutines for connections' writes and reads
 	limiter  *clientLimiter     // creates and joins per client address
+	// tryLimiter bounds POST /llm/try per client address (ownllm.go).
+	tryLimiter *clientLimiter
 }
 
 // New builds the server and its routes.
@@ -85,6 +95,7 @@ func New(cfg Config) *Server {
 	s := &Server{cfg: cfg, echo: echo.New(), log: cfg.Logger, conns: map[*conn]struct{}{}, perIP: map[string]int{}, stopPing: make(chan struct{})}
 	s.workers = newWorkers(s.stopPing, s.log)
 	s.limiter = newClientLimiter(cfg.Throttle)
+	s.tryLimiter = newClientLimiter(tryThrottle(cfg.TryThrottle))
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics(cfg.Registry)
 	}
@@ -118,6 +129,7 @@ func (s *Server) routes() {
 	e.GET("/games/:name/:id/sgf", s.exportSGF)
 	e.GET("/games/:name/:id/replay", s.replay)
 	e.POST("/llm/test", s.llmTest)
+	e.POST("/llm/try", s.llmTry)
 	if s.cfg.Pprof {
 		e.GET("/debug/pprof/*", echo.WrapHandler(http.HandlerFunc(pprof.Index)))
 		e.GET("/debug/pprof/profile", echo.WrapHandler(http.HandlerFunc(pprof.Profile)))

@@ -31,6 +31,9 @@ func ParseSpec(spec string) (Endpoint, error) {
 	if !ok || !nameRE.MatchString(name) {
 		return Endpoint{}, fmt.Errorf("-llm: want NAME=BASE_URL,model=MODEL[,key_env=VAR][,timeout=D][,max=N][,max_tokens=N][,temperature=T] with NAME of a-z, 0-9, _ and -")
 	}
+	if name == "own" {
+		return Endpoint{}, fmt.Errorf("-llm: the name own is kept for players' own endpoints (-llm-own); pick another")
+	}
 	ep := Endpoint{Name: name, BaseURL: base}
 	for _, kv := range parts[1:] {
 		k, v, _ := strings.Cut(kv, "=")

@@ -5,6 +5,7 @@ package servertest
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http/httptest"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/all"
 	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/llm"
 	"github.com/chaguan/chaguan/rooms/memstore"
 	"github.com/chaguan/chaguan/server"
 )
@@ -44,6 +46,13 @@ type Options struct {
 	// Replays caps the replays built at once (rooms.Config.Replays); nil
 	// for the default.
 	Replays *rooms.ReplayGate
+	// Own lets players bring their own LLM endpoint (rooms.Config.Own and
+	// server.Config.Own); nil allows none.
+	Own *llm.Own
+	// TryThrottle limits POST /llm/try (server.Config.TryThrottle).
+	TryThrottle server.Throttle
+	// Logger receives the rooms' and the server's log; nil discards it.
+	Logger *slog.Logger
 }
 
 // Server is a running test server.
@@ -75,8 +84,13 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	o.WS.MaxConns = capOrOff(o.WS.MaxConns)
 	o.WS.MaxConnsPerIP = capOrOff(o.WS.MaxConnsPerIP)
-	mgr := rooms.New(rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players, Replays: o.Replays})
-	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof, Throttle: o.Throttle, TrustedProxies: o.TrustedProxies})
+	rcfg := rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players, Replays: o.Replays, Logger: o.Logger}
+	if o.Own != nil {
+		rcfg.Own = o.Own
+	}
+	mgr := rooms.New(rcfg)
+	h := server.New(server.Config{Rooms: mgr, Assets: web.Assets(), Registry: metrics.Registry, Metrics: metrics.Metrics, WS: o.WS, Pprof: o.Pprof, Throttle: o.Throttle, TrustedProxies: o.TrustedProxies,
+		Own: o.Own, TryThrottle: o.TryThrottle, Logger: o.Logger})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

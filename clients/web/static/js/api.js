@@ -80,6 +80,21 @@ export function replay(game, id, from, limit) {
 /** create makes a match: body {numPlayers, setupData, unlisted, bots}. Resolves {matchID}. */
 export function create(game, body) { return call("POST", `/games/${seg(game)}/create`, body); }
 
+/**
+ * tryLLM tests the player's own endpoint (POST /llm/try): one real
+ * decision on a sample position. Resolves {status, body}: 200 with
+ * {ok, latencyMs, choice, usage}, 502 with {ok: false, error}, or an
+ * error body {error, message} (400, 403, 429).
+ */
+export async function tryLLM(cfg) {
+  const res = await fetch("/llm/try", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(cfg), cache: "no-store",
+  });
+  let body = null;
+  try { body = await res.json(); } catch (_) { body = null; }
+  return { status: res.status, body };
+}
+
 /** join takes a seat: body {playerName, playerID?}. Resolves {playerID, playerCredentials}. */
 export function join(game, id, body) { return call("POST", `/games/${seg(game)}/${seg(id)}/join`, body); }
 

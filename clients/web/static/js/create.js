@@ -6,6 +6,11 @@ import { h } from "./dom.js";
 import { t, pick } from "./i18n.js";
 import { levelLabel } from "./botname.js";
 import { CLOCK_CHOICES } from "./clock.js";
+import { loadConfigs, chosenConfig, setChosen, openLLMDialog, wire } from "./llmconfigs.js";
+
+// OWN is the bot level of a seat played by the player's own LLM endpoint,
+// offered where the catalog says the server allows it (ownLLM).
+const OWN = "llm-own";
 
 // The usual table size where it is not the smallest one: Gong Zhu is a
 // four-player game that also works with three.
@@ -13,8 +18,10 @@ const DEFAULT_PLAYERS = { gongzhu: 4 };
 
 /**
  * createForm returns a <form> for game g. onCreate(body) receives the
- * create request body {numPlayers, setupData, unlisted, bots} and resolves
- * true when the match was made.
+ * create request body {numPlayers, setupData, unlisted, bots, llm?} and
+ * resolves true when the match was made. Where the server allows it
+ * (g.ownLLM), a seat may be "your own LLM": the chosen configuration of
+ * the browser's (llmconfigs.js) goes with the request as llm.
  */
 export function createForm(g, { onCreate }) {
   const min = g.minPlayers, max = g.maxPlayers;
@@ -23,6 +30,28 @@ export function createForm(g, { onCreate }) {
   numSel.value = String(Math.min(max, Math.max(min, DEFAULT_PLAYERS[g.name] || min)));
   const seatsBox = h("div", { class: "seat-choices" });
   const seatChoice = new Map(); // seat index -> "" (person) or level
+  const usesOwn = () => {
+    for (let i = 1; i < Number(numSel.value); i++) if (seatChoice.get(i) === OWN) return true;
+    return false;
+  };
+  // The own-LLM row: which saved configuration plays, and the dialog.
+  const ownBox = h("div", { class: "own-llm", "data-own-llm": "", hidden: true });
+  const drawOwn = () => {
+    ownBox.hidden = !usesOwn();
+    if (ownBox.hidden) return;
+    const list = loadConfigs();
+    const chosen = chosenConfig();
+    const manage = h("button", { class: "btn small", type: "button", "data-own-manage": "",
+      onclick: () => openLLMDialog({ onChange: drawOwn }) }, list.length ? t("llm.manage") : t("llm.addFirst"));
+    if (!list.length) {
+      ownBox.replaceChildren(h("span", { class: "own-llm-label" }, t("llm.none")), manage);
+      return;
+    }
+    const sel = h("select", { class: "input", name: "own-llm", "data-own-select": "", onchange: () => setChosen(sel.value) },
+      list.map((c) => h("option", { value: c.id }, c.name + " · " + c.model)));
+    sel.value = chosen ? chosen.id : list[0].id;
+    ownBox.replaceChildren(h("label", { class: "own-llm-pick" }, h("span", { class: "own-llm-label" }, t("llm.plays")), sel), manage);
+  };
 
   // One click sets every seat but the creator's, for any table size: an
   // eight-monk game should not need seven dropdowns.
@@ -30,6 +59,8 @@ export function createForm(g, { onCreate }) {
     for (let i = 1; i < max; i++) seatChoice.set(i, level);
     drawSeats();
   };
+  const levels = (g.bots || []).concat(g.ownLLM ? [OWN] : []);
+  const levelText = (b) => b === OWN ? t("create.ownLLM") : t("create.bot", { level: levelLabel(b) });
   const fillRow = (g.bots || []).length === 0 ? null : h("div", { class: "fill-bots" },
     h("span", { class: "muted small" }, t("create.fillBots")),
     (g.bots || []).map((b) => h("button", { class: "btn small", type: "button", "data-fill": b, onclick: () => fill(b) },
@@ -40,13 +71,14 @@ export function createForm(g, { onCreate }) {
     const n = Number(numSel.value);
     const rows = [h("div", { class: "seat-choice" }, h("span", null, t("create.seatYou")))];
     for (let i = 1; i < n; i++) {
-      const sel = h("select", { class: "input", "data-seat": String(i), onchange: () => seatChoice.set(i, sel.value) },
+      const sel = h("select", { class: "input", "data-seat": String(i), onchange: () => { seatChoice.set(i, sel.value); drawOwn(); } },
         h("option", { value: "" }, t("create.person")),
-        (g.bots || []).map((b) => h("option", { value: b }, t("create.bot", { level: levelLabel(b) }))));
+        levels.map((b) => h("option", { value: b }, levelText(b))));
       sel.value = seatChoice.get(i) || "";
       rows.push(h("label", { class: "seat-choice" }, h("span", null, t("create.seat", { n: i + 1 })), sel));
     }
     seatsBox.replaceChildren(...rows);
+    drawOwn();
   };
   numSel.addEventListener("change", drawSeats);
   drawSeats();
@@ -71,7 +103,7 @@ export function createForm(g, { onCreate }) {
   const submit = h("button", { class: "btn primary", type: "submit", "data-action": "create" }, t("create.submit"));
   const form = h("form", { class: "create-form", "data-create": g.name, novalidate: true },
     h("label", { class: "field" }, h("span", null, t("create.numPlayers")), numSel),
-    h("fieldset", null, h("legend", null, t("create.seats")), fillRow, seatsBox),
+    h("fieldset", null, h("legend", null, t("create.seats")), fillRow, seatsBox, ownBox),
     optFields.length ? h("fieldset", null, h("legend", null, t("create.options")), optFields) : null,
     h("label", { class: "field" }, h("span", null, t("create.clock")), clockSel),
     h("label", { class: "check" }, unlisted, h("span", null, t("create.unlisted"))),
@@ -89,6 +121,14 @@ export function createForm(g, { onCreate }) {
     for (const [key, o, input] of optInputs) setupData[key] = readOption(o, input);
     const body = { numPlayers: n, setupData, unlisted: unlisted.checked };
     if (Object.keys(bots).length) body.bots = bots;
+    if (Object.values(bots).includes(OWN)) {
+      const c = chosenConfig();
+      if (!c) {
+        openLLMDialog({ onChange: drawOwn });
+        return;
+      }
+      body.llm = wire(c);
+    }
     if (clockSel.value) {
       const [perMove, bank] = clockSel.value.split("/").map(Number);
       body.clock = { perMove, bank };

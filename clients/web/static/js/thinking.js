@@ -58,7 +58,7 @@ function tick() {
 }
 
 // REASONS are the fallback reasons the server names (rooms.Fallback*).
-const REASONS = ["timeout", "error", "busy", "panic", "illegal"];
+const REASONS = ["timeout", "error", "busy", "panic", "illegal", "key_gone"];
 
 /**
  * fallbackText says that the fallback level fb ({level, reason}) played a

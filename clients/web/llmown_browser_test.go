@@ -1,0 +1,185 @@
+package web_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/rooms/llm"
+	"github.com/chaguan/chaguan/server"
+	"github.com/chaguan/chaguan/server/servertest"
+)
+
+// ownKeyWeb is the key the player types; it must reach the endpoint and
+// come back in no response.
+const ownKeyWeb = "sk-web-own-9d2f7a11"
+
+// startOwnServer starts a test server that lets players bring their own
+// LLM (private addresses allowed: the fake endpoint is on loopback).
+func startOwnServer(t *testing.T) string {
+	t.Helper()
+	own := llm.NewOwn(llm.OwnOptions{Guard: &llm.Guard{AllowPrivate: true}, Timeout: time.Minute})
+	// No limit on connection tests: every page comes from one address.
+	return servertest.Start(t, servertest.Options{Own: own, TryThrottle: server.Throttle{Rate: -1}}).URL
+}
+
+// ownDialogOpen is a JS expression: the own-LLM dialog is on screen.
+const ownDialogOpen = `!!document.querySelector("[data-llm-dialog]")`
+
+// fillOwnForm types a configuration into the dialog's form.
+func fillOwnForm(p *Page, name, base, model, key string) {
+	p.t.Helper()
+	p.Type(`[data-llm-form] input[name="llm-name"]`, name)
+	p.Type(`[data-llm-form] input[name="llm-base"]`, base)
+	p.Type(`[data-llm-form] input[name="llm-model"]`, model)
+	p.Type(`[data-llm-form] input[name="llm-key"]`, key)
+}
+
+// TestOwnLLMDialog: the create form of Carcassonne offers "your own LLM"
+// where the server allows it; its dialog keeps the player's
+// configurations in localStorage, adds, tests (a real decision through
+// POST /llm/try), edits and deletes them, and the chosen one goes with
+// the create request: the match's seat 2 is named after it and played
+// by the player's endpoint.
+func TestOwnLLMDialog(t *testing.T) {
+	f := newFakeChat(t)
+	base := startOwnServer(t)
+	b := StartBrowser(t)
+	p := b.NewPage("ann")
+	sizePage(p, 1280, 800, false)
+	p.Open(base + "/?lang=en")
+	p.Do("forget old configurations", evalVoid(`localStorage.removeItem("chaguan:llmConfigs"); localStorage.removeItem("chaguan:llmChosen")`))
+	p.Open(base + "/?lang=en")
+	p.Type("#name-input", "Ann")
+	p.Click(`.game-card[data-game="carcassonne"] [data-action="new"]`)
+	form := `form[data-create="carcassonne"]`
+	p.WaitJS("the own level offered", `!!document.querySelector('`+form+` select[data-seat="1"] option[value="llm-own"]')`)
+	if got := p.Text(form + ` select[data-seat="1"] option[value="llm-own"]`); got != "Bot: your own LLM" {
+		p.Fail("the own level reads %q", got)
+	}
+	p.Do("seat 2: your own LLM", setSelect(form+` select[data-seat="1"]`, "llm-own"))
+	p.WaitText(form+` [data-own-llm]`, "needs a configuration")
+
+	// Add: the dialog opens on an empty form.
+	p.Click(form + ` [data-own-manage]`)
+	p.WaitJS("the dialog", ownDialogOpen)
+	p.WaitJS("the add form", `!!document.querySelector("[data-llm-form]")`)
+	fillOwnForm(p, "My DeepSeek", f.URL+"/v1", "deepseek-chat", ownKeyWeb)
+	lookShot(p, "llmown-form-desk-en")
+	p.Click(`[data-llm-form-test]`)
+	p.WaitText(`[data-llm-form] [data-llm-result]`, "Works")
+	p.Click(`[data-llm-save]`)
+	p.WaitText(`[data-llm-item] .llm-name`, "My DeepSeek")
+
+	// A second one, pointing at nothing: its test fails with a clear word.
+	p.Click(`[data-llm-add]`)
+	fillOwnForm(p, "Broken", "http://127.0.0.1:1/v1", "m", "")
+	p.Click(`[data-llm-save]`)
+	p.WaitJS("two configurations", `document.querySelectorAll("[data-llm-item]").length === 2`)
+	p.Click(`[data-llm-item]:nth-child(2) [data-llm-test]`)
+	p.WaitText(`[data-llm-item]:nth-child(2) [data-llm-result]`, "Failed: your endpoint: connection refused")
+	// Edit it: a new name.
+	p.Click(`[data-llm-item]:nth-child(2) [data-llm-edit]`)
+	p.Type(`[data-llm-form] input[name="llm-name"]`, "Broken (old)")
+	p.Click(`[data-llm-save]`)
+	p.WaitText(`[data-llm-item]:nth-child(2) .llm-name`, "Broken (old)")
+	// The first one tested from the list.
+	p.Click(`[data-llm-item]:nth-child(1) [data-llm-test]`)
+	p.WaitText(`[data-llm-item]:nth-child(1) [data-llm-result]`, "Works")
+	lookShot(p, "llmown-list-desk-en")
+	// Delete the second: two clicks.
+	p.Click(`[data-llm-item]:nth-child(2) [data-llm-delete]`)
+	p.WaitText(`[data-llm-item]:nth-child(2) [data-llm-delete]`, "Really delete?")
+	p.Click(`[data-llm-item]:nth-child(2) [data-llm-delete]`)
+	p.WaitJS("one configuration", `document.querySelectorAll("[data-llm-item]").length === 1`)
+	saved := Eval[[]map[string]string](p, `JSON.parse(localStorage.getItem("chaguan:llmConfigs"))`)
+	if len(saved) != 1 || saved[0]["name"] != "My DeepSeek" || saved[0]["key"] != ownKeyWeb || saved[0]["model"] != "deepseek-chat" {
+		p.Fail("localStorage holds %v", saved)
+	}
+	p.Click(`[data-llm-done]`)
+	p.WaitJS("the dialog closed", `!`+ownDialogOpen)
+	p.WaitJS("the chosen configuration in the form", `(() => { const s = document.querySelector('`+form+` [data-own-select]'); return !!s && s.selectedOptions[0].textContent.includes("My DeepSeek"); })()`)
+
+	// Create: the seat is named after the configuration, played by it.
+	before := f.count()
+	p.Click(form + ` [data-action="create"]`)
+	p.WaitJS("the room", `location.pathname.startsWith("/m/carcassonne/") && !!window.__chaguan && window.__chaguan.you === "0"`)
+	id := Eval[string](p, `location.pathname.split("/")[3]`)
+	resp, err := http.Get(base + "/games/carcassonne/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var m struct {
+		Players []struct {
+			Name     string `json:"name"`
+			BotLevel string `json:"botLevel"`
+		} `json:"players"`
+	}
+	_ = json.Unmarshal(body, &m)
+	if len(m.Players) != 2 || m.Players[1].Name != "My DeepSeek" || m.Players[1].BotLevel != "llm-own" {
+		t.Fatalf("the match's players: %s", body)
+	}
+	if strings.Contains(string(body), ownKeyWeb) {
+		t.Fatal("the key came back in the match")
+	}
+	ccMyTurn(p, "my first turn")
+	ccPlayTurn(t, p, 0, false)
+	ccMyTurn(p, "my turn after the own LLM's")
+	if f.count() <= before {
+		p.Fail("the own endpoint got no request for the match")
+	}
+	p.NoJSErrors()
+}
+
+// TestOwnLLMDialogLooks: the dialog in both languages at a laptop's and a
+// phone's size, its form and its list, for a person to look at
+// ($CHAGUAN_SHOTS); it also checks nothing overflows the phone's width.
+func TestOwnLLMDialogLooks(t *testing.T) {
+	f := newFakeChat(t)
+	base := startOwnServer(t)
+	b := StartBrowser(t)
+	for _, v := range []struct {
+		name, lang string
+		w, h       int64
+	}{{"desk-en", "en", 1280, 800}, {"desk-zh", "zh", 1280, 800}, {"phone-en", "en", 390, 844}, {"phone-zh", "zh", 390, 844}} {
+		p := b.NewPage("looks-" + v.name)
+		sizePage(p, v.w, v.h, v.w < 500)
+		p.Open(base + "/?lang=" + v.lang)
+		p.Do("two saved configurations", evalVoid(`localStorage.setItem("chaguan:llmConfigs", JSON.stringify([
+			{id: "a", name: "DeepSeek", baseURL: `+jsString(f.URL+"/v1")+`, model: "deepseek-chat", key: "sk-abcdefgh"},
+			{id: "b", name: "Ollama on my desk", baseURL: "http://192.168.1.20:11434/v1", model: "qwen2.5:7b", key: ""}]));
+			localStorage.setItem("chaguan:llmChosen", "a")`))
+		p.Open(base + "/?lang=" + v.lang)
+		p.Type("#name-input", "Ann")
+		p.Click(`.game-card[data-game="carcassonne"] [data-action="new"]`)
+		form := `form[data-create="carcassonne"]`
+		p.Do("seat 2: your own LLM", setSelect(form+` select[data-seat="1"]`, "llm-own"))
+		p.WaitJS("the own row", `!document.querySelector('`+form+` [data-own-llm]').hidden`)
+		p.Do("centre the row", evalVoid(`document.querySelector('`+form+` [data-own-llm]').scrollIntoView({block: "center"})`))
+		lookShot(p, "llmown-create-"+v.name)
+		p.Click(form + ` [data-own-manage]`)
+		p.WaitJS("the dialog", ownDialogOpen)
+		p.Click(`[data-llm-item]:nth-child(1) [data-llm-test]`)
+		p.WaitJS("tested", `document.querySelector("[data-llm-item]:nth-child(1) [data-llm-result]").className.includes("ok")`)
+		p.WaitJS("the dialog's fade-in done", `document.querySelector(".llm-overlay").getAnimations().every((a) => a.playState !== "running")`)
+		lookShot(p, "llmown-list-"+v.name)
+		if v.w < 500 {
+			if got := Eval[bool](p, `(() => { const d = document.querySelector("[data-llm-dialog]"), r = d.getBoundingClientRect();
+				return r.left >= 0 && r.right <= innerWidth && d.scrollWidth <= d.clientWidth + 1; })()`); !got {
+				p.Fail("the dialog does not fit a phone's width")
+			}
+		}
+		p.Click(`[data-llm-item]:nth-child(2) [data-llm-edit]`)
+		p.WaitJS("the edit form", `!!document.querySelector("[data-llm-form]")`)
+		lookShot(p, "llmown-form-"+v.name)
+		p.Click(`[data-llm-cancel]`)
+		p.Click(`[data-llm-done]`)
+		p.WaitJS("closed", `!`+ownDialogOpen)
+		p.NoJSErrors()
+	}
+}
