@@ -210,7 +210,7 @@ func TestPlayerLevelsOffered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.AddBot(ctx, "gomoku", id, pid, creds, "1", "alpha"); err != nil {
+	if err := m.AddBot(ctx, "gomoku", id, rooms.AddBotParams{PlayerID: pid, Credentials: creds, Seat: "1", Level: "alpha"}); err != nil {
 		t.Fatalf("AddBot(alpha): %v", err)
 	}
 	rec, err := mem.Get(ctx, id)

@@ -150,10 +150,19 @@ func (m *Manager) Leave(ctx context.Context, gameName, id, playerID, creds strin
 	return err
 }
 
+// AddBotParams is an addBot request: a seated player's credentials, the
+// free seat and the bot level ("" for the game's default).
+type AddBotParams struct {
+	PlayerID, Credentials string
+	Seat                  string
+	Level                 string
+}
+
 // AddBot fills a free seat with a bot; only a seated player may ask.
-func (m *Manager) AddBot(ctx context.Context, gameName, id, playerID, creds, seatID, level string) error {
+func (m *Manager) AddBot(ctx context.Context, gameName, id string, p AddBotParams) error {
+	seatID, level := p.Seat, p.Level
 	_, err := m.mutate(ctx, gameName, id, func(rec *Record, g games.Game) error {
-		if _, err := authSeat(rec, playerID, creds); err != nil {
+		if _, err := authSeat(rec, p.PlayerID, p.Credentials); err != nil {
 			return err
 		}
 		seat, ok := games.ParseSeat(seatID, len(rec.Seats))

@@ -185,7 +185,7 @@ func (s *Server) addBot(c echo.Context) error {
 	if err := bind(c, &req); err != nil {
 		return s.fail(c, err)
 	}
-	err := s.cfg.Rooms.AddBot(c.Request().Context(), c.Param("name"), c.Param("id"), req.PlayerID, req.Credentials, req.Seat, req.Level)
+	err := s.cfg.Rooms.AddBot(c.Request().Context(), c.Param("name"), c.Param("id"), rooms.AddBotParams{PlayerID: req.PlayerID, Credentials: req.Credentials, Seat: req.Seat, Level: req.Level})
 	if err != nil {
 		return s.fail(c, err)
 	}
