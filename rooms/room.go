@@ -89,17 +89,17 @@ func (r *room) run() {
 			r.drainAndExit()
 			return
 		case cmd := <-r.inbox:
-			r.safely(cmd)
+			r.dispatch(cmd)
 		case ev := <-r.events:
-			r.safely(ev)
+			r.dispatch(ev)
 		case <-r.botC:
 			r.botC = nil
-			r.safely(botTimer{})
+			r.dispatch(botTimer{})
 		case res := <-r.results:
-			r.safely(res)
+			r.dispatch(res)
 		case <-r.liveC:
 			r.liveC = nil
-			r.safely(liveTimer{})
+			r.dispatch(liveTimer{})
 		case <-r.idleC:
 			r.idleC = nil
 			if r.idleNow() && !r.ownKeeps() && r.tryExit() {
@@ -110,7 +110,7 @@ func (r *room) run() {
 	}
 }
 
-// Timer-driven work of run, handled through safely like commands.
+// Timer-driven work of run, handled through dispatch like commands.
 type (
 	botTimer  struct{} // the bot's timer fired: fireBot
 	liveTimer struct{} // the liveness check's timer fired: checkHolders
@@ -200,12 +200,12 @@ func (r *room) drainAndExit() {
 	for more := true; more; {
 		select {
 		case cmd := <-r.inbox:
-			r.safely(cmd)
+			r.dispatch(cmd)
 		default:
 			more = false
 		}
 	}
-	r.safely(cmdDepart{})
+	r.dispatch(cmdDepart{})
 	r.exit()
 }
 
@@ -236,11 +236,11 @@ func (r *room) armIdle() {
 	}
 }
 
-// safely handles one command, store event or timer; a panic (in game code,
+// dispatch handles one command, store event or timer; a panic (in game code,
 // most likely) is logged and answered with an internal error (to every
 // viewer when no one viewer asked) instead of killing the process. The
 // state is unchanged because games never mutate their input.
-func (r *room) safely(cmd any) {
+func (r *room) dispatch(cmd any) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Error("panic in room", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
