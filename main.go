@@ -158,14 +158,14 @@ func run(c config) error {
 	}
 	if len(llmLevels) > 0 {
 		if players == nil {
-			players = map[string]map[string]rooms.PlayerLevel{}
+			players = map[string]map[string]rooms.EngineLevel{}
 		}
 		players[llm.Game] = llmLevels
 	}
 	own := ownPlayers(c, log)
 	rcfg := rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
-		Players: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms, BotRate: c.botRate,
+		Engines: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms, BotRate: c.botRate,
 	}
 	if own != nil {
 		rcfg.Own = own
@@ -275,7 +275,7 @@ const gnugoTimeout = 20 * time.Second
 // botPlayers registers the bot levels that run outside the process: GNU Go
 // as weiqi's level "gnugo" (falling back to "normal") when its binary is
 // there. The returned func stops them.
-func botPlayers(c config, log *slog.Logger) (map[string]map[string]rooms.PlayerLevel, func()) {
+func botPlayers(c config, log *slog.Logger) (map[string]map[string]rooms.EngineLevel, func()) {
 	path := c.gnugo
 	switch path {
 	case "off":
@@ -293,8 +293,8 @@ func botPlayers(c config, log *slog.Logger) (map[string]map[string]rooms.PlayerL
 	}
 	p := gnugo.New(gnugo.Config{Path: path, Level: c.gnugoLvl})
 	log.Info("weiqi bot level gnugo on", "path", path, "gnugo_level", c.gnugoLvl, "timeout", gnugoTimeout)
-	levels := map[string]map[string]rooms.PlayerLevel{
-		"weiqi": {"gnugo": {Player: p, Fallback: "normal", Timeout: gnugoTimeout}},
+	levels := map[string]map[string]rooms.EngineLevel{
+		"weiqi": {"gnugo": {Engine: p, Fallback: "normal", Timeout: gnugoTimeout}},
 	}
 	return levels, func() { _ = p.Close() }
 }
@@ -303,7 +303,7 @@ func botPlayers(c config, log *slog.Logger) (map[string]map[string]rooms.PlayerL
 // LLM_BASE_URL) as a carcassonne bot level falling back to "normal", and
 // lists them for POST /llm/test by level and by name. A key is read from
 // the variable its endpoint names and never logged.
-func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[string]rooms.PlayerLevel, map[string]server.LLMChecker, error) {
+func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[string]rooms.EngineLevel, map[string]server.LLMChecker, error) {
 	var eps []llm.Endpoint
 	for _, spec := range c.llm {
 		ep, err := llm.ParseSpec(spec)
@@ -324,7 +324,7 @@ func llmPlayers(c config, log *slog.Logger, getenv func(string) string) (map[str
 		log.Warn("LLM bot levels off: carcassonne is not registered")
 		return nil, nil, nil
 	}
-	levels, checks := map[string]rooms.PlayerLevel{}, map[string]server.LLMChecker{}
+	levels, checks := map[string]rooms.EngineLevel{}, map[string]server.LLMChecker{}
 	for _, ep := range eps {
 		if _, dup := levels[llm.Level(ep.Name)]; dup {
 			return nil, nil, fmt.Errorf("LLM endpoint %s configured twice (-llm %s=… and LLM_BASE_URL both make the level llm)", ep.Name, ep.Name)

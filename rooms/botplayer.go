@@ -18,7 +18,7 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 )
 
-// A Player is a bot level whose decisions need I/O (a GTP engine in a
+// An Engine is a bot level whose decisions need I/O (a GTP engine in a
 // subprocess, an LLM over HTTP), so it cannot be a pure games.Rules.Bot.
 // Its adapter lives in a package named after what it wraps (rooms/gnugo).
 //
@@ -29,25 +29,25 @@ import (
 // person's move: an error, a panic, a late or an illegal answer all make
 // the room play the fallback built-in level instead. Errors are logged:
 // they must not carry a credential.
-type Player interface {
-	Move(ctx context.Context, req PlayerRequest) (name string, args json.RawMessage, err error)
+type Engine interface {
+	Move(ctx context.Context, req EngineRequest) (name string, args json.RawMessage, err error)
 }
 
-// A ReasonPlayer is a Player that may say why it chose its move: the room
+// A ReasonEngine is an Engine that may say why it chose its move: the room
 // calls MoveReason instead of Move, and shows the reason to everyone in
 // the move's log entry (protocol.LogEntry.BotReason) once the move is
-// played. The reason is the Player's own words about the seat's view,
+// played. The reason is the Engine's own words about the seat's view,
 // which holds nothing the move does not reveal in a game whose view is
-// public (Carcassonne's); a Player for a game with hidden information
+// public (Carcassonne's); an Engine for a game with hidden information
 // must say nothing of it. The room keeps one line of it (CleanReason).
-type ReasonPlayer interface {
-	Player
-	MoveReason(ctx context.Context, req PlayerRequest) (PlayerMove, error)
+type ReasonEngine interface {
+	Engine
+	MoveReason(ctx context.Context, req EngineRequest) (EngineMove, error)
 }
 
-// PlayerMove is a ReasonPlayer's answer: the move and why ("" for no
+// EngineMove is a ReasonEngine's answer: the move and why ("" for no
 // reason).
-type PlayerMove struct {
+type EngineMove struct {
 	Name   string
 	Args   json.RawMessage
 	Reason string
@@ -78,9 +78,9 @@ func CleanReason(s string) string {
 	return strings.TrimRight(string(r), " ") + "…"
 }
 
-// PlayerRequest is what a Player decides from: the seat's own view and
+// EngineRequest is what an Engine decides from: the seat's own view and
 // nothing else, as a person in that seat would see it.
-type PlayerRequest struct {
+type EngineRequest struct {
 	Game    string // the game's name, e.g. "weiqi"
 	MatchID string // the match the decision is for
 	Seat    int
@@ -91,39 +91,39 @@ type PlayerRequest struct {
 	View json.RawMessage
 }
 
-// PlayerLevel registers one Player as a bot level of a game.
-type PlayerLevel struct {
-	Player Player
-	// Fallback is the built-in level played when the Player fails; default
+// EngineLevel registers one Engine as a bot level of a game.
+type EngineLevel struct {
+	Engine Engine
+	// Fallback is the built-in level played when the Engine fails; default
 	// the level that covers an absent person ("normal" where it exists).
 	Fallback string
 	// Timeout bounds one decision (default DefaultPlayerTimeout).
 	Timeout time.Duration
 }
 
-// DefaultPlayerTimeout bounds a Player's decision when its level sets none.
-const DefaultPlayerTimeout = 10 * time.Second
+// DefaultEngineTimeout bounds an Engine's decision when its level sets none.
+const DefaultEngineTimeout = 10 * time.Second
 
 // Fallback reasons, the reason label of Metrics.BotFallback.
 const (
-	FallbackError   = "error"   // the Player returned an error
+	FallbackError   = "error"   // the Engine returned an error
 	FallbackTimeout = "timeout" // no answer before the deadline
-	FallbackPanic   = "panic"   // the Player panicked
+	FallbackPanic   = "panic"   // the Engine panicked
 	FallbackIllegal = "illegal" // the answer is not a legal move now
-	FallbackBusy    = "busy"    // the Player had no capacity before the deadline (ErrPlayerBusy)
+	FallbackBusy    = "busy"    // the Engine had no capacity before the deadline (ErrEngineBusy)
 )
 
-// ErrPlayerBusy is wrapped by a Player's error when it could not even
+// ErrEngineBusy is wrapped by an Engine's error when it could not even
 // start on the decision in time (all its connections to a shared endpoint
 // were taken); the fallback is counted with the reason FallbackBusy.
-var ErrPlayerBusy = errors.New("bot player busy")
+var ErrEngineBusy = errors.New("bot player busy")
 
-// normalPlayers checks cfg.Players against the games and fills defaults:
+// normalEngines checks cfg.Players against the games and fills defaults:
 // a level of an unknown game, or one that repeats a built-in level's name,
 // is dropped with a warning.
-func normalPlayers(cfg Config) map[string]map[string]PlayerLevel {
-	out := map[string]map[string]PlayerLevel{}
-	for game, levels := range cfg.Players {
+func normalEngines(cfg Config) map[string]map[string]EngineLevel {
+	out := map[string]map[string]EngineLevel{}
+	for game, levels := range cfg.Engines {
 		g, ok := cfg.Games.Get(game)
 		for level, pl := range levels {
 			switch {
@@ -133,18 +133,18 @@ func normalPlayers(cfg Config) map[string]map[string]PlayerLevel {
 			case slices.Contains(g.Info().Bots, level):
 				cfg.Logger.Warn("bot level repeats a built-in level; ignored", "game", game, "level", level)
 				continue
-			case pl.Player == nil:
+			case pl.Engine == nil:
 				cfg.Logger.Warn("bot level without a Player ignored", "game", game, "level", level)
 				continue
 			}
 			if pl.Timeout <= 0 {
-				pl.Timeout = DefaultPlayerTimeout
+				pl.Timeout = DefaultEngineTimeout
 			}
 			if pl.Fallback == "" || !slices.Contains(g.Info().Bots, pl.Fallback) {
 				pl.Fallback = builtinDefault(g.Info())
 			}
 			if out[game] == nil {
-				out[game] = map[string]PlayerLevel{}
+				out[game] = map[string]EngineLevel{}
 			}
 			out[game][level] = pl
 		}
@@ -152,21 +152,21 @@ func normalPlayers(cfg Config) map[string]map[string]PlayerLevel {
 	return out
 }
 
-// player returns the Player level registered for game, or nil.
-func (m *Manager) player(game, level string) *PlayerLevel {
-	if pl, ok := m.cfg.Players[game][level]; ok {
+// player returns the Engine level registered for game, or nil.
+func (m *Manager) player(game, level string) *EngineLevel {
+	if pl, ok := m.cfg.Engines[game][level]; ok {
 		return &pl
 	}
 	return nil
 }
 
 // BotLevels lists the bot levels a match of game may seat: the game's
-// built-in levels, easiest first, then the Player levels configured for
+// built-in levels, easiest first, then the Engine levels configured for
 // it, by name. It is what the catalog shows.
 func (m *Manager) BotLevels(info games.Info) []string {
 	levels := slices.Clone(info.Bots)
 	var extra []string
-	for level := range m.cfg.Players[info.Name] {
+	for level := range m.cfg.Engines[info.Name] {
 		extra = append(extra, level)
 	}
 	sort.Strings(extra)
@@ -184,21 +184,21 @@ type botJob struct {
 	matchID string
 	seat    int
 	level   string
-	player  *PlayerLevel // nil for a built-in level
+	player  *EngineLevel // nil for a built-in level
 	log     *slog.Logger // the room's
 	metrics Metrics
 }
 
-// thinkingAfter is how long a Player may take before the room tells its
+// thinkingAfter is how long an Engine may take before the room tells its
 // viewers that the seat is thinking: an engine that answers at once (GNU
 // Go on a small board, the LLM's remembered meeple step) costs no extra
 // message and no flicker.
 const thinkingAfter = 300 * time.Millisecond
 
-// ask gets the Player's move and checks it is legal; reason says why not.
-// thinking is called, on this goroutine, once the Player has taken
+// ask gets the Engine's move and checks it is legal; reason says why not.
+// thinking is called, on this goroutine, once the Engine has taken
 // thinkingAfter without answering.
-func (j botJob) ask(thinking func()) (mv PlayerMove, reason string, err error) {
+func (j botJob) ask(thinking func()) (mv EngineMove, reason string, err error) {
 	view, err := j.st.AppendView(nil, j.seat)
 	if err != nil {
 		return mv, FallbackError, fmt.Errorf("view: %w", err)
@@ -206,11 +206,11 @@ func (j botJob) ask(thinking func()) (mv PlayerMove, reason string, err error) {
 	ctx, cancel := context.WithTimeout(j.ctx, j.player.Timeout)
 	defer cancel()
 	type answer struct {
-		mv    PlayerMove
+		mv    EngineMove
 		err   error
 		panic bool
 	}
-	// The Player runs on a goroutine of its own so that one that ignores
+	// The Engine runs on a goroutine of its own so that one that ignores
 	// its deadline holds a goroutine, not the seat.
 	done := make(chan answer, 1)
 	go func() {
@@ -221,11 +221,11 @@ func (j botJob) ask(thinking func()) (mv PlayerMove, reason string, err error) {
 			}
 			done <- a
 		}()
-		req := PlayerRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, StateID: j.stateID, View: view}
-		if rp, ok := j.player.Player.(ReasonPlayer); ok {
+		req := EngineRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, StateID: j.stateID, View: view}
+		if rp, ok := j.player.Engine.(ReasonEngine); ok {
 			a.mv, a.err = rp.MoveReason(ctx, req)
 		} else {
-			a.mv.Name, a.mv.Args, a.err = j.player.Player.Move(ctx, req)
+			a.mv.Name, a.mv.Args, a.err = j.player.Engine.Move(ctx, req)
 		}
 	}()
 	var a answer
@@ -247,16 +247,16 @@ wait:
 	}
 	switch {
 	case a.panic:
-		return PlayerMove{}, FallbackPanic, a.err
-	case errors.Is(a.err, ErrPlayerBusy):
-		return PlayerMove{}, FallbackBusy, a.err
+		return EngineMove{}, FallbackPanic, a.err
+	case errors.Is(a.err, ErrEngineBusy):
+		return EngineMove{}, FallbackBusy, a.err
 	case a.err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return PlayerMove{}, FallbackTimeout, a.err
+		return EngineMove{}, FallbackTimeout, a.err
 	case a.err != nil:
-		return PlayerMove{}, FallbackError, a.err
+		return EngineMove{}, FallbackError, a.err
 	}
 	if _, err := j.st.Apply(j.seat, a.mv.Name, a.mv.Args); err != nil {
-		return PlayerMove{}, FallbackIllegal, fmt.Errorf("%s %s: %w", a.mv.Name, a.mv.Args, err)
+		return EngineMove{}, FallbackIllegal, fmt.Errorf("%s %s: %w", a.mv.Name, a.mv.Args, err)
 	}
 	a.mv.Reason = CleanReason(a.mv.Reason)
 	return a.mv, "", nil
@@ -267,7 +267,7 @@ func (j botJob) timeDecision(start time.Time) {
 	j.metrics.BotDecision(j.game, j.level, time.Since(start))
 }
 
-// fallBack records why the Player failed; the caller then plays the
+// fallBack records why the Engine failed; the caller then plays the
 // fallback level.
 func (j botJob) fallBack(reason string, err error) {
 	j.log.Warn("bot player failed; playing the fallback level",

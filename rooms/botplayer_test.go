@@ -21,21 +21,21 @@ import (
 // fakePlayer answers with its function and remembers the requests.
 type fakePlayer struct {
 	mu   sync.Mutex
-	reqs []rooms.PlayerRequest
+	reqs []rooms.EngineRequest
 	move func(ctx context.Context) (string, json.RawMessage, error)
 }
 
-func (f *fakePlayer) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (f *fakePlayer) Move(ctx context.Context, req rooms.EngineRequest) (string, json.RawMessage, error) {
 	f.mu.Lock()
 	f.reqs = append(f.reqs, req)
 	f.mu.Unlock()
 	return f.move(ctx)
 }
 
-func (f *fakePlayer) requests() []rooms.PlayerRequest {
+func (f *fakePlayer) requests() []rooms.EngineRequest {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]rooms.PlayerRequest(nil), f.reqs...)
+	return append([]rooms.EngineRequest(nil), f.reqs...)
 }
 
 // fallbackMetrics records BotFallback; the other counters are ignored.
@@ -62,13 +62,13 @@ func (m *fallbackMetrics) list() []string {
 	return append([]string(nil), m.fallbacks...)
 }
 
-// TestPlayerLevel: a gomoku match whose black seat is the Player level
-// "fake" and whose white seat is a person who never moves. The Player's
+// TestPlayerLevel: a gomoku match whose black seat is the Engine level
+// "fake" and whose white seat is a person who never moves. The Engine's
 // legal answer is played; an error, a timeout (one that honours its
 // context and one that ignores it), a panic and an illegal answer each
 // make the room play the "normal" level instead, logged and counted.
 func TestPlayerLevel(t *testing.T) {
-	release := make(chan struct{}) // unblocks the deaf Player at the end
+	release := make(chan struct{}) // unblocks the deaf Engine at the end
 	t.Cleanup(func() { close(release) })
 	cases := []struct {
 		name   string
@@ -109,8 +109,8 @@ func TestPlayerLevel(t *testing.T) {
 			m := rooms.New(rooms.Config{
 				Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: rooms.ZeroBotDelay,
 				Logger: slog.New(slog.NewTextHandler(logs, nil)), Metrics: metrics,
-				Players: map[string]map[string]rooms.PlayerLevel{
-					"gomoku": {"fake": {Player: fake, Fallback: "normal", Timeout: 50 * time.Millisecond}},
+				Engines: map[string]map[string]rooms.EngineLevel{
+					"gomoku": {"fake": {Engine: fake, Fallback: "normal", Timeout: 50 * time.Millisecond}},
 				},
 			})
 			t.Cleanup(m.Close)
@@ -180,7 +180,7 @@ func firstMoves(t *testing.T, st rooms.Store, id string) string {
 
 func equal(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") }
 
-// TestPlayerLevelsOffered: a configured Player level is accepted by create
+// TestPlayerLevelsOffered: a configured Engine level is accepted by create
 // and AddBot for its game only, listed after the built-in levels; a level
 // repeating a built-in name or for an unknown game is ignored.
 func TestPlayerLevelsOffered(t *testing.T) {
@@ -189,9 +189,9 @@ func TestPlayerLevelsOffered(t *testing.T) {
 	fake := &fakePlayer{move: func(context.Context) (string, json.RawMessage, error) { return "", nil, errors.New("unused") }}
 	m := rooms.New(rooms.Config{
 		Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour,
-		Players: map[string]map[string]rooms.PlayerLevel{
-			"gomoku": {"zeta": {Player: fake}, "alpha": {Player: fake}, "hard": {Player: fake}},
-			"chess":  {"stockfish": {Player: fake}},
+		Engines: map[string]map[string]rooms.EngineLevel{
+			"gomoku": {"zeta": {Engine: fake}, "alpha": {Engine: fake}, "hard": {Engine: fake}},
+			"chess":  {"stockfish": {Engine: fake}},
 		},
 	})
 	t.Cleanup(m.Close)

@@ -53,18 +53,18 @@ func (s *seenStates) next(t *testing.T, what string, ok func(protocol.State) boo
 	}
 }
 
-// reasonPlayer is a ReasonPlayer that answers what the test sends it.
+// reasonPlayer is a ReasonEngine that answers what the test sends it.
 type reasonPlayer struct {
-	answers chan rooms.PlayerMove
+	answers chan rooms.EngineMove
 	mu      sync.Mutex
 	asked   int
 }
 
-func (p *reasonPlayer) Move(context.Context, rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (p *reasonPlayer) Move(context.Context, rooms.EngineRequest) (string, json.RawMessage, error) {
 	return "", nil, errors.New("Move called: the room must call MoveReason")
 }
 
-func (p *reasonPlayer) MoveReason(ctx context.Context, _ rooms.PlayerRequest) (rooms.PlayerMove, error) {
+func (p *reasonPlayer) MoveReason(ctx context.Context, _ rooms.EngineRequest) (rooms.EngineMove, error) {
 	p.mu.Lock()
 	p.asked++
 	p.mu.Unlock()
@@ -72,7 +72,7 @@ func (p *reasonPlayer) MoveReason(ctx context.Context, _ rooms.PlayerRequest) (r
 	case mv := <-p.answers:
 		return mv, nil
 	case <-ctx.Done():
-		return rooms.PlayerMove{}, ctx.Err()
+		return rooms.EngineMove{}, ctx.Err()
 	}
 }
 
@@ -82,17 +82,17 @@ func (p *reasonPlayer) count() int {
 	return p.asked
 }
 
-// playerMatch starts a gomoku match whose black seat is the Player level
+// playerMatch starts a gomoku match whose black seat is the Engine level
 // "fake" and whose white seat is a person (who never moves), and
 // connects a spectator.
-func playerMatch(t *testing.T, pl rooms.Player, timeout time.Duration) (m *rooms.Manager, id, creds string, spec *seenStates) {
+func playerMatch(t *testing.T, pl rooms.Engine, timeout time.Duration) (m *rooms.Manager, id, creds string, spec *seenStates) {
 	t.Helper()
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { mem.Close() })
 	m = rooms.New(rooms.Config{
 		Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: rooms.ZeroBotDelay,
-		Players: map[string]map[string]rooms.PlayerLevel{
-			"gomoku": {"fake": {Player: pl, Fallback: "normal", Timeout: timeout}},
+		Engines: map[string]map[string]rooms.EngineLevel{
+			"gomoku": {"fake": {Engine: pl, Fallback: "normal", Timeout: timeout}},
 		},
 	})
 	t.Cleanup(m.Close)
@@ -113,13 +113,13 @@ func playerMatch(t *testing.T, pl rooms.Player, timeout time.Duration) (m *rooms
 	return m, id, creds, spec
 }
 
-// TestBotReasonAndThinking: while a Player level decides, every viewer's
+// TestBotReasonAndThinking: while an Engine level decides, every viewer's
 // state says which seat is thinking since when (a state with the same
 // stateID); a presence change meanwhile keeps it (same since) and does
-// not cost the decision; the move's log entry carries the Player's
+// not cost the decision; the move's log entry carries the Engine's
 // reason, made one line, and the state after it no longer shows thinking.
 func TestBotReasonAndThinking(t *testing.T) {
-	pl := &reasonPlayer{answers: make(chan rooms.PlayerMove, 1)}
+	pl := &reasonPlayer{answers: make(chan rooms.EngineMove, 1)}
 	m, id, creds, spec := playerMatch(t, pl, time.Minute)
 
 	th := spec.next(t, "thinking", func(s protocol.State) bool { return s.Thinking != nil })
@@ -139,7 +139,7 @@ func TestBotReasonAndThinking(t *testing.T) {
 		t.Fatalf("presence state %d thinking %+v: want still thinking since %d", pres.StateID, pres.Thinking, th.Thinking.Since)
 	}
 
-	pl.answers <- rooms.PlayerMove{Name: "place", Args: games.Args(7, 7), Reason: "  Take the centre.\nIt is\tstrongest. "}
+	pl.answers <- rooms.EngineMove{Name: "place", Args: games.Args(7, 7), Reason: "  Take the centre.\nIt is\tstrongest. "}
 	moved := spec.next(t, "black's move", func(s protocol.State) bool { return len(s.Log) > 0 })
 	e := moved.Log[0]
 	if moved.StateID != 2 || e.PlayerID != "0" || e.Move != "place" || string(e.Args) != "[7,7]" {
@@ -174,7 +174,7 @@ func replayEntry(t *testing.T, m *rooms.Manager, id string) protocol.LogEntry {
 }
 
 // TestBotFallbackMarked: a move the fallback level played for a failed
-// Player says so in its log entry, with the level and the reason; a
+// Engine says so in its log entry, with the level and the reason; a
 // reason given with an answer that is not played is not shown.
 func TestBotFallbackMarked(t *testing.T) {
 	cases := []struct {
@@ -190,7 +190,7 @@ func TestBotFallbackMarked(t *testing.T) {
 			return "", nil, errors.New("the endpoint answered 500")
 		}, rooms.FallbackError},
 		{"busy", func(context.Context) (string, json.RawMessage, error) {
-			return "", nil, fmt.Errorf("no request slot: %w", rooms.ErrPlayerBusy)
+			return "", nil, fmt.Errorf("no request slot: %w", rooms.ErrEngineBusy)
 		}, rooms.FallbackBusy},
 		{"illegal", func(context.Context) (string, json.RawMessage, error) {
 			return "place", games.Args(40, 40), nil
@@ -221,20 +221,20 @@ func TestBotFallbackMarked(t *testing.T) {
 	}
 }
 
-// fakeReasoner is a ReasonPlayer whose answers come from move, with
+// fakeReasoner is a ReasonEngine whose answers come from move, with
 // reason beside them.
 type fakeReasoner struct {
 	move   func(ctx context.Context) (string, json.RawMessage, error)
 	reason string
 }
 
-func (f *fakeReasoner) Move(ctx context.Context, _ rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (f *fakeReasoner) Move(ctx context.Context, _ rooms.EngineRequest) (string, json.RawMessage, error) {
 	return f.move(ctx)
 }
 
-func (f *fakeReasoner) MoveReason(ctx context.Context, req rooms.PlayerRequest) (rooms.PlayerMove, error) {
+func (f *fakeReasoner) MoveReason(ctx context.Context, req rooms.EngineRequest) (rooms.EngineMove, error) {
 	name, args, err := f.move(ctx)
-	return rooms.PlayerMove{Name: name, Args: args, Reason: f.reason}, err
+	return rooms.EngineMove{Name: name, Args: args, Reason: f.reason}, err
 }
 
 // TestCleanReason: a bot's reason is kept as one line of at most

@@ -172,7 +172,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams, opts Option
 }
 
 // hasBot says whether level is a bot level of the game: a built-in one or
-// a Player level configured for it.
+// an Engine level configured for it.
 func (m *Manager) hasBot(info games.Info, level string) bool {
 	return slices.Contains(info.Bots, level) || m.player(info.Name, level) != nil
 }
@@ -181,7 +181,7 @@ func botName(level string) string { return "Bot (" + level + ")" }
 
 // defaultBot is the level that takes over a seat a person left or is away
 // from: the built-in default, or for a game without built-in levels the
-// first Player level configured for it.
+// first Engine level configured for it.
 func (m *Manager) defaultBot(info games.Info) string {
 	if l := builtinDefault(info); l != "" {
 		return l

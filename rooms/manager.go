@@ -62,14 +62,14 @@ type Config struct {
 	// default what the Store's Liveness method returns, when it has one
 	// (the Redis store, on one server or a cluster).
 	Liveness Liveness
-	// Players registers bot levels whose decisions need I/O, by game name
+	// Engines registers bot levels whose decisions need I/O, by game name
 	// then level name (e.g. "weiqi" → "gnugo"). They are offered after the
 	// game's built-in levels; a name that repeats a built-in level is
 	// ignored. The Manager does not close them.
-	Players map[string]map[string]PlayerLevel
+	Engines map[string]map[string]EngineLevel
 	// Own holds the Players of seats played by players' own LLM
 	// endpoints (OwnLevel, ownllm.go); nil when the server allows none.
-	Own OwnPlayers
+	Own OwnEngines
 	// Replays caps the replay pages built at once (Replay, ReplayPage);
 	// default NewReplayGate(DefaultMaxReplays, DefaultReplayWait).
 	Replays *ReplayGate
@@ -101,11 +101,11 @@ type Metrics interface {
 	MoveAccepted(game string, d time.Duration)
 	MoveRefused(code string)
 	MatchCreated(game string)
-	// BotFallback counts a Player level's failed decision, replaced by its
+	// BotFallback counts an Engine level's failed decision, replaced by its
 	// fallback level; reason is one of the Fallback* constants.
 	BotFallback(game, level, reason string)
 	// BotDecision times one decision of a bot at level, from the start of
-	// its thinking to its answer (a failed Player level's try and its
+	// its thinking to its answer (a failed Engine level's try and its
 	// fallback's decision included), whether or not the move is played.
 	BotDecision(game, level string, d time.Duration)
 	// BotMove counts a move a bot at level played (one the room accepted).
@@ -192,7 +192,7 @@ func New(cfg Config) *Manager {
 	if cfg.ClockPoll == 0 {
 		cfg.ClockPoll = DefaultClockPoll
 	}
-	cfg.Players = normalPlayers(cfg)
+	cfg.Engines = normalEngines(cfg)
 	if l, ok := cfg.Store.(interface{ Liveness() Liveness }); ok && cfg.Liveness == nil {
 		cfg.Liveness = l.Liveness()
 	}

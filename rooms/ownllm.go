@@ -42,14 +42,14 @@ var ErrOwnKeyGone = errors.New("the player's LLM key is gone: the server that he
 // it; this one waits.
 var errOwnElsewhere = errors.New("the seat's own LLM is played by the process holding its key")
 
-// OwnPlayers holds, in this process's memory only, the Players of the
+// OwnEngines holds, in this process's memory only, the Players of the
 // seats played by players' own endpoints (rooms/llm.Own).
-type OwnPlayers interface {
+type OwnEngines interface {
 	// Plays reports whether own endpoints may play game.
 	Plays(game string) bool
-	// Player returns the level for the seat of the match whose key this
+	// Engine returns the level for the seat of the match whose key this
 	// process holds; false when it holds none.
-	Player(matchID string, seat int) (PlayerLevel, bool)
+	Player(matchID string, seat int) (EngineLevel, bool)
 	// Keep reports whether this process still holds the match's key. It
 	// forgets the key (and answers false) when the match is over, or has
 	// not changed since updatedAt (Unix ms) for as long as the store
@@ -62,7 +62,7 @@ type OwnPlayers interface {
 type OwnBinding interface {
 	// Label names the seat: the configuration's name, not secret.
 	Label() string
-	// Bind makes the endpoint the Player of the match's OwnLevel seats.
+	// Bind makes the endpoint the Engine of the match's OwnLevel seats.
 	Bind(matchID string, seats []int)
 }
 
@@ -109,10 +109,10 @@ func bindOwn(rec *Record, p CreateParams) {
 	p.Own.Bind(rec.ID, seats)
 }
 
-// playerFor is the Player level deciding for seat at level: for OwnLevel
-// the holder's Player, or one that waits for the holder or reports the
+// playerFor is the Engine level deciding for seat at level: for OwnLevel
+// the holder's Engine, or one that waits for the holder or reports the
 // key gone; else the configured level's, or nil for a built-in level.
-func (r *room) playerFor(game, level string, seat int) *PlayerLevel {
+func (r *room) playerFor(game, level string, seat int) *EngineLevel {
 	if level != OwnLevel {
 		return r.m.player(game, level)
 	}
@@ -123,8 +123,8 @@ func (r *room) playerFor(game, level string, seat int) *PlayerLevel {
 			return &pl
 		}
 	}
-	return &PlayerLevel{
-		Player:   ownAbsent{live: r.m.cfg.Liveness, holder: holder, local: holder == me},
+	return &EngineLevel{
+		Engine:   ownAbsent{live: r.m.cfg.Liveness, holder: holder, local: holder == me},
 		Fallback: builtinDefault(r.game.Info()),
 		Timeout:  r.m.cfg.OpTimeout,
 	}
@@ -139,7 +139,7 @@ type ownAbsent struct {
 	local  bool
 }
 
-func (o ownAbsent) Move(ctx context.Context, _ PlayerRequest) (string, json.RawMessage, error) {
+func (o ownAbsent) Move(ctx context.Context, _ EngineRequest) (string, json.RawMessage, error) {
 	if o.local || o.live == nil || o.holder == "" {
 		return "", nil, ErrOwnKeyGone
 	}

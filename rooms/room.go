@@ -38,7 +38,7 @@ type room struct {
 	// botTicket is set while the room waits for a bot move it reserved
 	// from the process's budget (waitForBudget).
 	botTicket bool
-	// think is the Player decision in progress and note the log note of
+	// think is the Engine decision in progress and note the log note of
 	// the bot move being played (roombot.go).
 	think thinking
 	note  *botNote

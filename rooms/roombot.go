@@ -163,8 +163,8 @@ func (r *room) fireBot() {
 	r.schedule()
 }
 
-// thinking is a Player level's decision in progress, as the room shows
-// it (protocol.Thinking): once the Player has taken thinkingAfter, every
+// thinking is an Engine level's decision in progress, as the room shows
+// it (protocol.Thinking): once the Engine has taken thinkingAfter, every
 // viewer's state says which seat is thinking since when, until its move
 // (or the fallback's) is played.
 type thinking struct {
@@ -174,7 +174,7 @@ type thinking struct {
 	shown bool  // the viewers have been told
 }
 
-// startThinking notes that a Player decision for seat starts now. The
+// startThinking notes that an Engine decision for seat starts now. The
 // same decision asked again (the seat's move at the same Seq: its
 // answer was not played) keeps its start, so the seconds shown count on.
 func (r *room) startThinking(seat int) {
@@ -196,7 +196,7 @@ func (r *room) thinkingNow() *protocol.Thinking {
 }
 
 // botNote is what the log entry of a bot's move says beyond the move:
-// the Player's reason, or that the fallback level played it and why.
+// the Engine's reason, or that the fallback level played it and why.
 type botNote struct {
 	seat     int
 	reason   string
@@ -204,7 +204,7 @@ type botNote struct {
 }
 
 // think decides the job's move and sends it, with the stateID it is for,
-// on out. A Player level that fails plays its fallback built-in level.
+// on out. An Engine level that fails plays its fallback built-in level.
 func (j botJob) think(out chan<- botResult) {
 	res := botResult{stateID: j.stateID, seq: j.seq, seat: j.seat}
 	defer func() {
@@ -216,7 +216,7 @@ func (j botJob) think(out chan<- botResult) {
 	defer j.timeDecision(time.Now())
 	level := j.level
 	if j.player != nil {
-		// A Player that takes a while: tell the room, which tells the
+		// An Engine that takes a while: tell the room, which tells the
 		// viewers. The channel is empty (the room reads each job's
 		// answer before it starts the next), so this never waits.
 		slow := func() {
@@ -248,11 +248,11 @@ func (j botJob) think(out chan<- botResult) {
 
 // onBotResult plays a bot's answer. The answer stands while the game state
 // it was decided from is current (the same Seq: a presence change or a
-// rename in the meantime leaves the position as it was, and a Player's
+// rename in the meantime leaves the position as it was, and an Engine's
 // decision can take many seconds); the seat is checked again.
 func (r *room) onBotResult(res botResult) {
 	if res.thinking {
-		// A Player is taking a while: every viewer learns it.
+		// An Engine is taking a while: every viewer learns it.
 		if t := r.think; r.botBusy && !t.shown && t.seat == res.seat && t.seq == res.seq && res.seq == r.rec.Seq {
 			r.think.shown = true
 			r.broadcast(nil, nil)

@@ -147,7 +147,7 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	nr.Seq++
 	entry := moveLogEntry(r.game.Info(), before, seat, name, args)
 	if n := r.note; n != nil && n.seat == seat {
-		// A bot's move: the Player's reason, or the fallback that played.
+		// A bot's move: the Engine's reason, or the fallback that played.
 		entry.BotReason, entry.Fallback = n.reason, n.fallback
 	}
 	if c := nr.Options.Clock; c != nil {

@@ -78,7 +78,7 @@ type MoveRecord struct {
 	Args json.RawMessage `json:"a,omitempty"`
 	// Timeout marks a move the bot made because the seat's clock ran out.
 	Timeout bool `json:"t,omitempty"`
-	// Reason and Fallback are a bot's move's log marks (the Player's own
+	// Reason and Fallback are a bot's move's log marks (the Engine's own
 	// one-line reason, or the built-in level that played for it and why),
 	// kept so that the replay tells the move as the live log did.
 	Reason   string                `json:"r,omitempty"`

@@ -25,7 +25,7 @@ func TestThinkingOnTheWire(t *testing.T) {
 	r.botMove(t, rng, nil)
 	p.check(t)
 
-	// Seat 1's Player starts and takes a while.
+	// Seat 1's Engine starts and takes a while.
 	r.botBusy = true
 	r.startThinking(1)
 	since := r.think.since

@@ -18,27 +18,27 @@ import (
 
 type idlePlayer struct{}
 
-func (idlePlayer) Move(context.Context, rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (idlePlayer) Move(context.Context, rooms.EngineRequest) (string, json.RawMessage, error) {
 	return "", nil, errors.New("idle")
 }
 
-// TestCatalogPlayerLevels: GET /catalog lists a configured Player level
+// TestCatalogPlayerLevels: GET /catalog lists a configured Engine level
 // after the game's built-in levels, and only when it is configured; create
 // accepts it then.
 func TestCatalogPlayerLevels(t *testing.T) {
 	for _, c := range []struct {
 		name    string
-		players map[string]map[string]rooms.PlayerLevel
+		players map[string]map[string]rooms.EngineLevel
 		want    []string
 	}{
 		{"none configured", nil, []string{"easy", "normal", "hard"}},
-		{"one configured", map[string]map[string]rooms.PlayerLevel{"gomoku": {"engine": {Player: idlePlayer{}}}},
+		{"one configured", map[string]map[string]rooms.EngineLevel{"gomoku": {"engine": {Engine: idlePlayer{}}}},
 			[]string{"easy", "normal", "hard", "engine"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mem := memstore.New(memstore.Options{})
 			t.Cleanup(func() { mem.Close() })
-			mgr := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour, Players: c.players})
+			mgr := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour, Engines: c.players})
 			t.Cleanup(mgr.Close)
 			ts := httptest.NewServer(server.New(server.Config{Rooms: mgr}))
 			t.Cleanup(ts.Close)

@@ -144,7 +144,7 @@ func TestCheckFailureNamesNoAddress(t *testing.T) {
 		{errors.New(`llm-x: Post "http://10.0.0.5/v1/chat/completions": net/http: request canceled (Client.Timeout exceeded while awaiting headers)`), "llm-x: timed out"},
 		{fmt.Errorf("wrapped: %w", context.DeadlineExceeded), "llm-x: timed out"},
 		{fmt.Errorf("wrapped: %w", context.Canceled), "llm-x: cancelled"},
-		{fmt.Errorf("llm: endpoint busy (%w): all 4 request slots stayed taken", rooms.ErrPlayerBusy), "llm-x: busy: every request slot stayed taken"},
+		{fmt.Errorf("llm: endpoint busy (%w): all 4 request slots stayed taken", rooms.ErrEngineBusy), "llm-x: busy: every request slot stayed taken"},
 		{errors.New("llm: endpoint request failed: the response has no choice"), "llm-x: the answer has no choice"},
 		{errors.New(`llm-x: Post "http://10.0.0.5/v1/chat/completions": something new`), "llm-x: the request failed (the server log has the details)"},
 	} {

@@ -22,7 +22,7 @@ import (
 )
 
 // LLMChecker is one configured LLM endpoint as POST /llm/test sees it
-// (rooms/llm.Player): Check makes one real decision on a sample position
+// (rooms/llm.Engine): Check makes one real decision on a sample position
 // and reports the latency, the option chosen, the tokens used and the
 // circuit's state. Its error must not carry the endpoint's key; its text
 // goes to the server log, and the caller gets only its kind
@@ -163,7 +163,7 @@ func checkFailure(name string, err error) string {
 		what = "timed out"
 	case errors.Is(err, context.Canceled):
 		what = "cancelled"
-	case errors.Is(err, rooms.ErrPlayerBusy):
+	case errors.Is(err, rooms.ErrEngineBusy):
 		what = "busy: every request slot stayed taken"
 	case strings.Contains(msg, "connection refused"):
 		what = "connection refused"

@@ -124,7 +124,7 @@ func TestLLMTest(t *testing.T) {
 	}
 }
 
-// TestLLMTestRealEndpoint: POST /llm/test through a real llm.Player
+// TestLLMTestRealEndpoint: POST /llm/test through a real llm.Engine
 // against a local OpenAI-compatible server over HTTP makes one real
 // decision: the endpoint gets a Carcassonne position with numbered
 // options, and the answer says the option chosen, what it is, the move,

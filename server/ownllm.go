@@ -123,7 +123,7 @@ func ownFailure(err error) string {
 	if strings.Contains(err.Error(), "address not allowed") {
 		return "your endpoint: its address is not allowed (this server reaches only public addresses, not loopback, private or link-local ones)"
 	}
-	if errors.Is(err, rooms.ErrPlayerBusy) {
+	if errors.Is(err, rooms.ErrEngineBusy) {
 		return "your endpoint: busy: your address already has requests in flight; try again in a moment"
 	}
 	return checkFailure("your endpoint", err)

@@ -134,7 +134,7 @@ func startLLMServerTimeout(t *testing.T, f *fakeChat, timeout time.Duration) str
 	if err != nil {
 		t.Fatal(err)
 	}
-	players := map[string]map[string]rooms.PlayerLevel{llm.Game: {p.Level(): p.PlayerLevel()}}
+	players := map[string]map[string]rooms.EngineLevel{llm.Game: {p.Level(): p.PlayerLevel()}}
 	return servertest.Start(t, servertest.Options{Players: players}).URL
 }
 

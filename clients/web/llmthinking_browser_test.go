@@ -137,14 +137,14 @@ func TestLLMThinkingAndFallback(t *testing.T) {
 	}
 }
 
-// heldPlayer is a Player level that plays the first free point of the
+// heldPlayer is an Engine level that plays the first free point of the
 // gomoku board once the test lets it go.
 type heldPlayer struct {
 	asked chan struct{}
 	gate  chan struct{}
 }
 
-func (p *heldPlayer) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (p *heldPlayer) Move(ctx context.Context, req rooms.EngineRequest) (string, json.RawMessage, error) {
 	p.asked <- struct{}{}
 	select {
 	case <-p.gate:
@@ -164,13 +164,13 @@ func (p *heldPlayer) Move(ctx context.Context, req rooms.PlayerRequest) (string,
 }
 
 // TestThinkingInHostStatus: in a game whose plugin does not show thinking
-// itself (gomoku, here with a Player level that waits for the test), the
+// itself (gomoku, here with an Engine level that waits for the test), the
 // host's status line says "Bot (slow) 2 is thinking… N s" ("思考中… N 秒")
 // while the level decides, counting up, and stops once it has moved.
 func TestThinkingInHostStatus(t *testing.T) {
 	pl := &heldPlayer{asked: make(chan struct{}, 4), gate: make(chan struct{})}
-	base := servertest.Start(t, servertest.Options{Players: map[string]map[string]rooms.PlayerLevel{
-		"gomoku": {"slow": {Player: pl, Fallback: "normal", Timeout: time.Minute}},
+	base := servertest.Start(t, servertest.Options{Players: map[string]map[string]rooms.EngineLevel{
+		"gomoku": {"slow": {Engine: pl, Fallback: "normal", Timeout: time.Minute}},
 	}}).URL
 	t.Cleanup(func() {
 		select {

@@ -1,7 +1,7 @@
-// Package gnugo plays weiqi as GNU Go: a rooms.Player that drives one
+// Package gnugo plays weiqi as GNU Go: a rooms.Engine that drives one
 // `gnugo --mode gtp` subprocess, the only place Chaguan runs it.
 //
-// The Player decides from the seat's view alone (docs/weiqi.md): it sets
+// The Engine decides from the seat's view alone (docs/weiqi.md): it sets
 // up the engine's board by replaying the view's moves, then asks for a
 // move (genmove) or, in scoring, for the dead stones (final_status_list
 // dead). Requests from the opponent (undo, scoring) are always granted.
@@ -51,12 +51,12 @@ type Config struct {
 	Level int    // --level, 1 (fast) to 10; default DefaultLevel
 }
 
-// Player is GNU Go as a rooms.Player for the game "weiqi". One process
+// Engine is GNU Go as a rooms.Engine for the game "weiqi". One process
 // serves every room: decisions are taken one at a time, each waiting its
 // turn within its own deadline. The process starts on the first decision,
 // is killed when a decision's deadline passes, and restarted on the next.
 // Its methods are safe for concurrent use.
-type Player struct {
+type Engine struct {
 	cfg Config
 	// token holds one value; whoever takes it owns eng and closed.
 	token  chan struct{}
@@ -64,21 +64,21 @@ type Player struct {
 	closed bool
 }
 
-var _ rooms.Player = (*Player)(nil)
+var _ rooms.Engine = (*Engine)(nil)
 
-// New returns a Player; no process runs until the first Move.
-func New(cfg Config) *Player {
+// New returns an Engine; no process runs until the first Move.
+func New(cfg Config) *Engine {
 	if cfg.Level <= 0 {
 		cfg.Level = DefaultLevel
 	}
-	p := &Player{cfg: cfg, token: make(chan struct{}, 1)}
+	p := &Engine{cfg: cfg, token: make(chan struct{}, 1)}
 	p.token <- struct{}{}
 	return p
 }
 
 // Close kills the process. It waits for a decision in progress, which
 // its deadline bounds. Move fails with ErrClosed afterwards.
-func (p *Player) Close() error {
+func (p *Engine) Close() error {
 	<-p.token
 	defer func() { p.token <- struct{}{} }()
 	p.closed = true
@@ -89,14 +89,14 @@ func (p *Player) Close() error {
 	return nil
 }
 
-// Move implements rooms.Player: in play, GNU Go's genmove ("play",
+// Move implements rooms.Engine: in play, GNU Go's genmove ("play",
 // "pass" or "resign"); in scoring, weiqi.ScoringReply on GNU Go's dead
 // stones; the opponent's undo or scoring request is granted. It returns
 // an error (and the room plays the fallback level) for a view that is not
 // weiqi's, games.ErrGameOver or games.ErrNotYourTurn when seat has nothing
 // to do, and the engine's failure or ctx's error when it misses the
 // deadline.
-func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (p *Engine) Move(ctx context.Context, req rooms.EngineRequest) (string, json.RawMessage, error) {
 	var v weiqi.View
 	if err := json.Unmarshal(req.View, &v); err != nil || v.Size == 0 {
 		return "", nil, fmt.Errorf("gnugo: not a weiqi view (game %q): %v", req.Game, err)
@@ -131,7 +131,7 @@ func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, jso
 }
 
 // play asks the engine for seat's move in the view's position.
-func (p *Player) play(ctx context.Context, v weiqi.View, seat int) (string, json.RawMessage, error) {
+func (p *Engine) play(ctx context.Context, v weiqi.View, seat int) (string, json.RawMessage, error) {
 	var vertex string
 	err := p.with(ctx, func(e *engine) (err error) {
 		vertex, err = e.genmove(ctx, v, seat)
@@ -150,7 +150,7 @@ func (p *Player) play(ctx context.Context, v weiqi.View, seat int) (string, json
 
 // with runs fn with the engine, starting one when none is alive, and
 // reaps the process when fn left it dead.
-func (p *Player) with(ctx context.Context, fn func(*engine) error) error {
+func (p *Engine) with(ctx context.Context, fn func(*engine) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("gnugo: %w", err) // a healthy engine is not killed for it
 	}

@@ -25,7 +25,7 @@ func binary(t *testing.T) string {
 }
 
 // fastPlayer is GNU Go at level 1, closed when the test ends.
-func fastPlayer(t *testing.T) *Player {
+func fastPlayer(t *testing.T) *Engine {
 	p := New(Config{Path: binary(t), Level: 1})
 	t.Cleanup(func() { _ = p.Close() })
 	return p
@@ -51,19 +51,19 @@ func position(t *testing.T, moves ...string) games.State {
 	return st
 }
 
-// request is seat's PlayerRequest for st.
-func request(t *testing.T, st games.State, seat int) rooms.PlayerRequest {
+// request is seat's EngineRequest for st.
+func request(t *testing.T, st games.State, seat int) rooms.EngineRequest {
 	t.Helper()
 	view, err := st.AppendView(nil, seat)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rooms.PlayerRequest{Game: "weiqi", Seat: seat, StateID: 7, View: view}
+	return rooms.EngineRequest{Game: "weiqi", Seat: seat, StateID: 7, View: view}
 }
 
 // ask calls Move with a generous deadline and checks the answer is legal
 // in st.
-func ask(t *testing.T, p *Player, st games.State, seat int) (string, json.RawMessage) {
+func ask(t *testing.T, p *Engine, st games.State, seat int) (string, json.RawMessage) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

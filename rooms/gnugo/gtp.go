@@ -16,7 +16,7 @@ import (
 var ErrEngine = errors.New("gnugo refused the command")
 
 // engine is one running GNU Go process speaking GTP on its stdin and
-// stdout. It is owned by whoever holds the Player's token.
+// stdout. It is owned by whoever holds the Engine's token.
 type engine struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser

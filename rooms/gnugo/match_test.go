@@ -32,11 +32,11 @@ func newFixture(t *testing.T) *fixture {
 	f.m = rooms.New(rooms.Config{
 		Store: mem, Games: games.NewRegistry(weiqi.Game), BotDelay: rooms.ZeroBotDelay,
 		Logger: slog.New(slog.NewTextHandler(f.log, nil)), Metrics: f.metrics,
-		Players: map[string]map[string]rooms.PlayerLevel{
-			"weiqi": {"gnugo": {Player: p, Fallback: "normal", Timeout: 20 * time.Second}},
+		Engines: map[string]map[string]rooms.EngineLevel{
+			"weiqi": {"gnugo": {Engine: p, Fallback: "normal", Timeout: 20 * time.Second}},
 		},
 	})
-	t.Cleanup(f.m.Close) // before the Player's Close: cleanups run last first
+	t.Cleanup(f.m.Close) // before the Engine's Close: cleanups run last first
 	return f
 }
 

@@ -90,7 +90,7 @@ func TestAnswerFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := newFake(t, always(c.a))
-			name, args, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: view})
+			name, args, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: view})
 			if c.want >= 0 {
 				o, _ := pr.option(c.want)
 				if err != nil || name != o.name || string(args) != string(o.args) {
@@ -101,7 +101,7 @@ func TestAnswerFormats(t *testing.T) {
 			if !errors.Is(err, c.err) || !strings.Contains(err.Error(), c.why) {
 				t.Fatalf("Move = %s %s, %v; want an error wrapping %v saying %q", name, args, err, c.err, c.why)
 			}
-			if errors.Is(err, rooms.ErrPlayerBusy) || errors.Is(err, context.DeadlineExceeded) {
+			if errors.Is(err, rooms.ErrEngineBusy) || errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("%v would count as busy or timeout, not error", err)
 			}
 			mustNotLeak(t, "the error", err.Error())
@@ -158,7 +158,7 @@ func TestAnswerReason(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, always(reply{content: c.content}))
-			mv, err := f.player(t, 5*time.Second).MoveReason(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			mv, err := f.player(t, 5*time.Second).MoveReason(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: tileView})
 			o, _ := pr.option(2)
 			if err != nil || mv.Name != o.name || string(mv.Args) != string(o.args) {
 				t.Fatalf("MoveReason = %+v, %v; want option 2: %s %s", mv, err, o.name, o.args)
@@ -187,7 +187,7 @@ func TestAnswerReason(t *testing.T) {
 	}
 	f := newFake(t, always(reply{content: fmt.Sprintf(`{"option": %d, "reason": "Claim the city."}`, n)}))
 	p := f.player(t, 5*time.Second)
-	req := rooms.PlayerRequest{Game: "carcassonne", MatchID: "m1", View: tileView}
+	req := rooms.EngineRequest{Game: "carcassonne", MatchID: "m1", View: tileView}
 	mv, err := p.MoveReason(context.Background(), req)
 	if err != nil || mv.Reason != "Claim the city." {
 		t.Fatalf("tile step: %+v, %v; want the reason", mv, err)

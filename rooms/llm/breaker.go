@@ -21,7 +21,7 @@ import (
 	"github.com/chaguan/chaguan/rooms"
 )
 
-// The circuit breaker of an endpoint (one per Player, shared by every
+// The circuit breaker of an endpoint (one per Engine, shared by every
 // room that seats its level).
 const (
 	// BreakerFailures endpoint failures in a row open the circuit.
@@ -325,13 +325,13 @@ func (b *breaker) circuit() string {
 	return b.state.String()
 }
 
-// SetLogger sets where the Player logs the changes of its circuit and
+// SetLogger sets where the Engine logs the changes of its circuit and
 // Retry-After waits (slog.Default() until it is called).
-func (p *Player) SetLogger(l *slog.Logger) { p.breaker.log.Store(l) }
+func (p *Engine) SetLogger(l *slog.Logger) { p.breaker.log.Store(l) }
 
 // Circuit reports the state of the endpoint's circuit breaker: "closed",
 // "open" or "half-open".
-func (p *Player) Circuit() string { return p.breaker.circuit() }
+func (p *Engine) Circuit() string { return p.breaker.circuit() }
 
 // CheckResult is what Check learns from its one decision.
 type CheckResult struct {
@@ -406,7 +406,7 @@ func (r *recorder) got(u openai.CompletionUsage, a answer) {
 
 // fill copies what r saw into res: the requests, the tokens and the
 // option the last answer named, described as the prompt of req lists it.
-func (r *recorder) fill(res *CheckResult, req rooms.PlayerRequest) {
+func (r *recorder) fill(res *CheckResult, req rooms.EngineRequest) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	res.Requests, res.Usage = r.requests, r.usage
@@ -428,7 +428,7 @@ func (r *recorder) fill(res *CheckResult, req rooms.PlayerRequest) {
 // The sample position of Check: a two-seat game dealt with a fixed
 // shuffle, the normal bot playing both seats for sampleTurns turns, and
 // then the view of the seat to place the next tile.
-// sampleMatch is its match id, which no real match has (the Player
+// sampleMatch is its match id, which no real match has (the Engine
 // remembers a turn's meeple part per match and seat).
 const (
 	sampleDeal  = 20240601
@@ -438,21 +438,21 @@ const (
 
 var sample = sync.OnceValues(buildSample)
 
-func buildSample() (rooms.PlayerRequest, error) {
+func buildSample() (rooms.EngineRequest, error) {
 	st, err := carcassonne.Game.Setup(2, nil, sampleDeal)
 	if err != nil {
-		return rooms.PlayerRequest{}, err
+		return rooms.EngineRequest{}, err
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var stateID int64
 	for range 4 * sampleTurns { // at most two moves a turn; the loop ends well before
 		b, err := st.AppendView(nil, 0)
 		if err != nil {
-			return rooms.PlayerRequest{}, err
+			return rooms.EngineRequest{}, err
 		}
 		var v carcassonne.View
 		if err := json.Unmarshal(b, &v); err != nil {
-			return rooms.PlayerRequest{}, err
+			return rooms.EngineRequest{}, err
 		}
 		if v.Phase == carcassonne.PhaseOver {
 			break
@@ -460,18 +460,18 @@ func buildSample() (rooms.PlayerRequest, error) {
 		if v.Phase == carcassonne.PhaseTile && v.Turn > sampleTurns {
 			view, err := st.AppendView(nil, v.Current)
 			if err != nil {
-				return rooms.PlayerRequest{}, err
+				return rooms.EngineRequest{}, err
 			}
-			return rooms.PlayerRequest{Game: Game, MatchID: sampleMatch, Seat: v.Current, StateID: stateID, View: view}, nil
+			return rooms.EngineRequest{Game: Game, MatchID: sampleMatch, Seat: v.Current, StateID: stateID, View: view}, nil
 		}
 		name, args, err := st.Bot(carcassonne.LevelNormal, v.Current, rng)
 		if err != nil {
-			return rooms.PlayerRequest{}, err
+			return rooms.EngineRequest{}, err
 		}
 		if st, err = st.Apply(v.Current, name, args); err != nil {
-			return rooms.PlayerRequest{}, err
+			return rooms.EngineRequest{}, err
 		}
 		stateID++
 	}
-	return rooms.PlayerRequest{}, fmt.Errorf("%w: the sample game has no tile to place after %d turns", ErrView, sampleTurns)
+	return rooms.EngineRequest{}, fmt.Errorf("%w: the sample game has no tile to place after %d turns", ErrView, sampleTurns)
 }

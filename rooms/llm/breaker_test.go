@@ -42,9 +42,9 @@ func (c *fakeClock) advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// clocked returns the fake endpoint's Player on a fake clock, logging to
+// clocked returns the fake endpoint's Engine on a fake clock, logging to
 // the returned buffer.
-func clocked(t *testing.T, f *fakeLLM) (*Player, *fakeClock, *roomtest.Buffer) {
+func clocked(t *testing.T, f *fakeLLM) (*Engine, *fakeClock, *roomtest.Buffer) {
 	t.Helper()
 	p := f.player(t, 5*time.Second)
 	c := newClock()
@@ -55,8 +55,8 @@ func clocked(t *testing.T, f *fakeLLM) (*Player, *fakeClock, *roomtest.Buffer) {
 }
 
 // decide asks p for a move on the tile-phase view with ctx.
-func decide(ctx context.Context, p *Player, view json.RawMessage) error {
-	_, _, err := p.Move(ctx, rooms.PlayerRequest{Game: "carcassonne", View: view})
+func decide(ctx context.Context, p *Engine, view json.RawMessage) error {
+	_, _, err := p.Move(ctx, rooms.EngineRequest{Game: "carcassonne", View: view})
 	return err
 }
 
@@ -136,7 +136,7 @@ func TestBreakerWhatCounts(t *testing.T) {
 				if !errors.Is(err, ErrCircuitOpen) || !errors.As(err, &un) || un.Left != BreakerCoolDown || un.Failures != BreakerFailures {
 					t.Fatalf("err %v, want ErrCircuitOpen with the whole cool-down left", err)
 				}
-				if errors.Is(err, ErrEndpoint) || errors.Is(err, rooms.ErrPlayerBusy) || errors.Is(err, context.DeadlineExceeded) {
+				if errors.Is(err, ErrEndpoint) || errors.Is(err, rooms.ErrEngineBusy) || errors.Is(err, context.DeadlineExceeded) {
 					t.Errorf("%v would not count as reason error", err)
 				}
 				if !strings.Contains(err.Error(), "llm-test: circuit open after 5 endpoint failures in a row") || !strings.Contains(err.Error(), "next probe in 30s") {
@@ -506,7 +506,7 @@ func newCheckStub(t *testing.T, content string) *checkStub {
 	return s
 }
 
-func (s *checkStub) player(t *testing.T) *Player {
+func (s *checkStub) player(t *testing.T) *Engine {
 	t.Helper()
 	p, err := New(Endpoint{Name: "test", BaseURL: s.URL + "/v1", Model: "m", Timeout: 5 * time.Second}, testKey, s.Client())
 	if err != nil {
@@ -595,7 +595,7 @@ func TestCheckDecides(t *testing.T) {
 }
 
 // legalIn reports whether move is one of the placements req's view lists.
-func legalIn(t *testing.T, req rooms.PlayerRequest, name string, args json.RawMessage) bool {
+func legalIn(t *testing.T, req rooms.EngineRequest, name string, args json.RawMessage) bool {
 	t.Helper()
 	var v carcassonne.View
 	_ = json.Unmarshal(req.View, &v)

@@ -16,9 +16,9 @@ import (
 	"github.com/chaguan/chaguan/rooms"
 )
 
-// A turn is one decision. The room asks the Player twice per turn: in the
+// A turn is one decision. The room asks the Engine twice per turn: in the
 // tile phase and, when the placed tile may take a meeple, in the meeple
-// phase. The Player asks the model once, in the tile phase, with options
+// phase. The Engine asks the model once, in the tile phase, with options
 // that are whole turns (a placement and a meeple spot or none), plays the
 // placement and remembers the meeple part; the meeple phase of the same
 // turn of the same match and seat is answered from that memory without a
@@ -147,36 +147,36 @@ func fingerprint(v carcassonne.View, board []carcassonne.PlacedView) uint64 {
 // it asked the model for: the tile's placement (it speaks of the whole
 // turn), or the meeple step's own question; a remembered meeple part
 // gives none.
-func (p *Player) decide(ctx context.Context, req rooms.PlayerRequest) (rooms.PlayerMove, error) {
+func (p *Engine) decide(ctx context.Context, req rooms.EngineRequest) (rooms.EngineMove, error) {
 	v, err := readView(req.View, req.Seat)
 	if err != nil {
-		return rooms.PlayerMove{}, err
+		return rooms.EngineMove{}, err
 	}
 	key := memoryKey{match: req.MatchID, seat: req.Seat}
 	switch v.Phase {
 	case carcassonne.PhaseTile:
 		pr, err := tilePrompt(v, req.Seat)
 		if err != nil {
-			return rooms.PlayerMove{}, err
+			return rooms.EngineMove{}, err
 		}
 		o, err := p.ask(ctx, pr)
 		if err != nil {
-			return rooms.PlayerMove{}, err
+			return rooms.EngineMove{}, err
 		}
 		p.memory.put(key, remembered{turn: v.Turn, board: fingerprint(v, v.Board), x: o.x, y: o.y, rot: o.rot, meeple: o.meeple})
-		return rooms.PlayerMove{Name: o.name, Args: o.args, Reason: o.reason}, nil
+		return rooms.EngineMove{Name: o.name, Args: o.args, Reason: o.reason}, nil
 	case carcassonne.PhaseMeeple:
 		if v.LastPlaced == nil || len(v.Board) < 2 {
-			return rooms.PlayerMove{}, fmt.Errorf("%w: no placed tile", ErrView)
+			return rooms.EngineMove{}, fmt.Errorf("%w: no placed tile", ErrView)
 		}
 		lp := v.LastPlaced
 		if m, ok := p.memory.take(key, v.Turn, fingerprint(v, v.Board[:len(v.Board)-1]), lp.X, lp.Y, lp.Rotation); ok {
 			if m == "" {
-				return rooms.PlayerMove{Name: carcassonne.MoveSkipMeeple, Args: games.Args()}, nil
+				return rooms.EngineMove{Name: carcassonne.MoveSkipMeeple, Args: games.Args()}, nil
 			}
 			for _, o := range v.MeepleOptions {
 				if o.Feature == m {
-					return rooms.PlayerMove{Name: carcassonne.MovePlaceMeeple, Args: games.Args(carcassonne.MeepleArgs{Feature: m})}, nil
+					return rooms.EngineMove{Name: carcassonne.MovePlaceMeeple, Args: games.Args(carcassonne.MeepleArgs{Feature: m})}, nil
 				}
 			}
 			// Not an option now (it always is: the tile phase computed
@@ -184,15 +184,15 @@ func (p *Player) decide(ctx context.Context, req rooms.PlayerRequest) (rooms.Pla
 		}
 		pr, err := meeplePrompt(v, req.Seat)
 		if err != nil {
-			return rooms.PlayerMove{}, err
+			return rooms.EngineMove{}, err
 		}
 		o, err := p.ask(ctx, pr)
 		if err != nil {
-			return rooms.PlayerMove{}, err
+			return rooms.EngineMove{}, err
 		}
-		return rooms.PlayerMove{Name: o.name, Args: o.args, Reason: o.reason}, nil
+		return rooms.EngineMove{Name: o.name, Args: o.args, Reason: o.reason}, nil
 	}
-	return rooms.PlayerMove{}, fmt.Errorf("%w: phase %q", ErrView, v.Phase)
+	return rooms.EngineMove{}, fmt.Errorf("%w: phase %q", ErrView, v.Phase)
 }
 
 // maxEcho bounds the refused answer sent back to the model with the
@@ -208,7 +208,7 @@ const (
 // the assistant's message, then why it was refused; a second refusal is
 // the error (wrapping ErrMalformed or ErrNoOption, with the reason). An
 // endpoint error is returned at once.
-func (p *Player) ask(ctx context.Context, pr prompt) (choice, error) {
+func (p *Engine) ask(ctx context.Context, pr prompt) (choice, error) {
 	numbers := pr.numbers()
 	a, err := p.complete(ctx, pr.system, pr.user, numbers)
 	if err != nil {
@@ -251,7 +251,7 @@ func retryText(why error, pr prompt) string {
 // withReason is o with its reason made safe to show: the key's text
 // replaced once more (cleaning may have joined a key split by invisible
 // characters), one line, capped.
-func (p *Player) withReason(o choice) choice {
+func (p *Engine) withReason(o choice) choice {
 	o.reason = rooms.CleanReason(p.key.scrub(o.reason))
 	return o
 }

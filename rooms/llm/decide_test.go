@@ -28,13 +28,13 @@ func firstMeepleOption(user string) reply {
 
 // playTurn plays seat 0's whole turn of s through p, as a room would: the
 // tile phase, then the meeple phase when the rules ask for one.
-func playTurn(t *testing.T, p *Player, match string, s carcassonne.State) (carcassonne.State, []string) {
+func playTurn(t *testing.T, p *Engine, match string, s carcassonne.State) (carcassonne.State, []string) {
 	t.Helper()
 	r := carcassonne.Rules{}
 	var moves []string
 	for first := true; first || (s.Phase == carcassonne.PhaseMeeple && s.Current == 0); first = false {
 		b := marshal(t, r.View(s, 0))
-		name, args, err := p.Move(context.Background(), rooms.PlayerRequest{Game: Game, MatchID: match, Seat: 0, View: b})
+		name, args, err := p.Move(context.Background(), rooms.EngineRequest{Game: Game, MatchID: match, Seat: 0, View: b})
 		if err != nil {
 			t.Fatalf("Move (%s phase): %v", s.Phase, err)
 		}
@@ -130,7 +130,7 @@ func TestRefusedAnswerAskedAgain(t *testing.T) {
 				n++
 				return reply{content: c.answers[min(n, len(c.answers))-1]}
 			}
-			name, args, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: Game, MatchID: "m", View: tileView})
+			name, args, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.EngineRequest{Game: Game, MatchID: "m", View: tileView})
 			bodies := f.requestBodies()
 			if len(bodies) != 2 {
 				t.Fatalf("%d requests, want 2", len(bodies))
@@ -157,7 +157,7 @@ func TestRefusedAnswerAskedAgain(t *testing.T) {
 	}
 	// An endpoint error is not asked again.
 	f := newFake(t, always(reply{status: 500, content: `{"error": {"message": "down"}}`}))
-	if _, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: Game, View: tileView}); !errors.Is(err, ErrEndpoint) || f.requests() != 1 {
+	if _, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.EngineRequest{Game: Game, View: tileView}); !errors.Is(err, ErrEndpoint) || f.requests() != 1 {
 		t.Errorf("HTTP 500: %v after %d requests; want ErrEndpoint after 1", err, f.requests())
 	}
 }
@@ -189,8 +189,8 @@ func TestMemoryScope(t *testing.T) {
 	_, _, tileState, _ := views(t)
 	r := carcassonne.Rules{}
 	tileView := marshal(t, r.View(tileState, 0))
-	placed := func(t *testing.T, p *Player, match string) (carcassonne.State, json.RawMessage) {
-		name, args, err := p.Move(context.Background(), rooms.PlayerRequest{Game: Game, MatchID: match, Seat: 0, View: tileView})
+	placed := func(t *testing.T, p *Engine, match string) (carcassonne.State, json.RawMessage) {
+		name, args, err := p.Move(context.Background(), rooms.EngineRequest{Game: Game, MatchID: match, Seat: 0, View: tileView})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,8 +200,8 @@ func TestMemoryScope(t *testing.T) {
 		}
 		return s, marshal(t, r.View(s, 0))
 	}
-	meeple := func(t *testing.T, p *Player, match string, view json.RawMessage) {
-		if _, _, err := p.Move(context.Background(), rooms.PlayerRequest{Game: Game, MatchID: match, Seat: 0, View: view}); err != nil {
+	meeple := func(t *testing.T, p *Engine, match string, view json.RawMessage) {
+		if _, _, err := p.Move(context.Background(), rooms.EngineRequest{Game: Game, MatchID: match, Seat: 0, View: view}); err != nil {
 			t.Fatal(err)
 		}
 	}

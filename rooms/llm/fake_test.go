@@ -148,8 +148,8 @@ func (f *fakeLLM) requests() int {
 	return len(f.prompts)
 }
 
-// player returns a Player for the fake endpoint with testKey.
-func (f *fakeLLM) player(t *testing.T, timeout time.Duration) *Player {
+// player returns an Engine for the fake endpoint with testKey.
+func (f *fakeLLM) player(t *testing.T, timeout time.Duration) *Engine {
 	t.Helper()
 	p, err := New(Endpoint{Name: "test", BaseURL: f.URL + "/v1", Model: "test-model", KeyEnv: "TEST_KEY", Timeout: timeout}, testKey, f.Client())
 	if err != nil {

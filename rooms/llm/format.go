@@ -9,7 +9,7 @@ import (
 
 // format is the structured output a request asks the endpoint for. An
 // endpoint starts at formatSchema; one that answers HTTP 400 to it is asked
-// again at once with the next format, and the Player remembers the one it
+// again at once with the next format, and the Engine remembers the one it
 // accepted, so later decisions start there.
 type format int32
 
@@ -55,7 +55,7 @@ const schemaName = "carcassonne_option"
 // short sentence, or null. A strict schema must require every key it
 // names, so the reason is required but may be null; it is described,
 // not bounded (maxLength is not a keyword every strict endpoint takes):
-// the Player keeps one line of it, capped (parseReply).
+// the Engine keeps one line of it, capped (parseReply).
 func optionSchema(options []int) map[string]any {
 	return map[string]any{
 		"type": "object",

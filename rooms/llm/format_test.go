@@ -63,7 +63,7 @@ func TestResponseFormatFallsBack(t *testing.T) {
 			}
 			p := f.player(t, 5*time.Second)
 			move := func() error {
-				_, _, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+				_, _, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: tileView})
 				return err
 			}
 			err := move()
@@ -112,7 +112,7 @@ func TestResponseFormatConcurrent(t *testing.T) {
 	errs := make(chan error, 8)
 	for range 8 {
 		wg.Go(func() {
-			_, _, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			_, _, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: tileView})
 			errs <- err
 		})
 	}
@@ -144,7 +144,7 @@ func TestResponseFormatSchema(t *testing.T) {
 			want = append(want, float64(pr.first+i))
 		}
 		f := newFake(t, always(reply{content: `{"option": 1}`}))
-		if _, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: view}); err != nil {
+		if _, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: view}); err != nil {
 			t.Fatal(err)
 		}
 		b := f.requestBodies()[0]
@@ -189,7 +189,7 @@ func TestSamplingSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, _, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView}); err != nil {
+		if _, _, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: tileView}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,9 +1,9 @@
 // Package llm plays Carcassonne through a large language model: a
-// rooms.Player that asks an OpenAI-compatible chat-completions endpoint
+// rooms.Engine that asks an OpenAI-compatible chat-completions endpoint
 // (github.com/openai/openai-go) to choose among the numbered legal options
 // of the seat's view, the only place Chaguan talks to an LLM.
 //
-// The Player decides from the seat's view alone: it sends a board summary,
+// The Engine decides from the seat's view alone: it sends a board summary,
 // the drawn tile and the numbered legal options (placements in the tile
 // phase; meeple options and "no meeple" in the meeple phase) and asks for
 // {"option": N} with an optional one-line "reason" (shown to every player
@@ -39,7 +39,7 @@ import (
 	"github.com/chaguan/chaguan/rooms"
 )
 
-// Game is the only game the Player plays.
+// Game is the only game the Engine plays.
 const Game = "carcassonne"
 
 // DefaultTimeout bounds one decision when an Endpoint sets none: a slow
@@ -125,9 +125,9 @@ func Level(name string) string {
 	return "llm-" + name
 }
 
-// Player is one endpoint as a rooms.Player for Carcassonne. Its methods are
+// Engine is one endpoint as a rooms.Engine for Carcassonne. Its methods are
 // safe for concurrent use: each call is one independent HTTP request.
-type Player struct {
+type Engine struct {
 	ep    Endpoint
 	key   Key
 	chat  openai.ChatCompletionService
@@ -143,21 +143,21 @@ type Player struct {
 	memory *turnMemory
 }
 
-var _ rooms.ReasonPlayer = (*Player)(nil)
+var _ rooms.ReasonEngine = (*Engine)(nil)
 
-// String describes the Player without its key; Format and LogValue use it
+// String describes the Engine without its key; Format and LogValue use it
 // too, so no verb (%+v, %#v) prints the key field.
-func (p Player) String() string {
-	return fmt.Sprintf("llm.Player{level: %s, model: %s, base: %s}", p.Level(), p.ep.Model, p.ep.BaseURL)
+func (p Engine) String() string {
+	return fmt.Sprintf("llm.Engine{level: %s, model: %s, base: %s}", p.Level(), p.ep.Model, p.ep.BaseURL)
 }
-func (p Player) GoString() string           { return p.String() }
-func (p Player) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, p.String()) }
-func (p Player) LogValue() slog.Value       { return slog.StringValue(p.String()) }
+func (p Engine) GoString() string           { return p.String() }
+func (p Engine) Format(f fmt.State, _ rune) { _, _ = io.WriteString(f, p.String()) }
+func (p Engine) LogValue() slog.Value       { return slog.StringValue(p.String()) }
 
-// New returns the Player for ep with its key (read by the caller from
+// New returns the Engine for ep with its key (read by the caller from
 // ep.KeyEnv). client may be nil (a plain http.Client; the request's
 // context bounds it).
-func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
+func New(ep Endpoint, key Key, client *http.Client) (*Engine, error) {
 	if ep.BaseURL == "" || ep.Model == "" {
 		return nil, fmt.Errorf("llm endpoint %q: a base URL and a model are required", ep.Name)
 	}
@@ -174,7 +174,7 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	if ep.Temperature != nil {
 		temp = *ep.Temperature
 	}
-	ep.Temperature = &temp // the Player's own copy
+	ep.Temperature = &temp // the Engine's own copy
 	if client == nil {
 		client = &http.Client{}
 	}
@@ -191,22 +191,22 @@ func New(ep Endpoint, key Key, client *http.Client) (*Player, error) {
 	// NewChatCompletionService, not openai.NewClient: the client would
 	// read OPENAI_API_KEY, OPENAI_BASE_URL and the like from the process's
 	// environment, and only the operator's Endpoint may configure this.
-	return &Player{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max), format: &formatMemory{}, breaker: newBreaker(Level(ep.Name)), memory: newTurnMemory()}, nil
+	return &Engine{ep: ep, key: key, chat: openai.NewChatCompletionService(opts...), slots: newSlots(ep.Max), format: &formatMemory{}, breaker: newBreaker(Level(ep.Name)), memory: newTurnMemory()}, nil
 }
 
-// Endpoint returns the Player's endpoint (its key is not in it).
-func (p *Player) Endpoint() Endpoint { return p.ep }
+// Endpoint returns the Engine's endpoint (its key is not in it).
+func (p *Engine) Endpoint() Endpoint { return p.ep }
 
-// Level returns the Player's bot level, Level(Endpoint().Name).
-func (p Player) Level() string { return Level(p.ep.Name) }
+// Level returns the Engine's bot level, Level(Endpoint().Name).
+func (p Engine) Level() string { return Level(p.ep.Name) }
 
-// PlayerLevel registers p as a Carcassonne bot level falling back to
+// EngineLevel registers p as a Carcassonne bot level falling back to
 // "normal" after p's timeout.
-func (p *Player) PlayerLevel() rooms.PlayerLevel {
-	return rooms.PlayerLevel{Player: p, Fallback: "normal", Timeout: p.ep.Timeout}
+func (p *Engine) PlayerLevel() rooms.EngineLevel {
+	return rooms.EngineLevel{Engine: p, Fallback: "normal", Timeout: p.ep.Timeout}
 }
 
-// Move implements rooms.Player for "carcassonne": one decision per turn
+// Move implements rooms.Engine for "carcassonne": one decision per turn
 // (decide.go). In the tile phase one chat completion chooses a whole turn
 // among the numbered options (a placement with a meeple spot or none);
 // the placement is played and the meeple part remembered for the meeple
@@ -218,18 +218,18 @@ func (p *Player) PlayerLevel() rooms.PlayerLevel {
 // request slot freed up in time, ErrEndpoint when a request fails,
 // ErrMalformed (with the reason) or ErrNoOption when the second answer
 // names no listed option either, or ctx's error. No error carries the key.
-func (p *Player) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (p *Engine) Move(ctx context.Context, req rooms.EngineRequest) (string, json.RawMessage, error) {
 	mv, err := p.MoveReason(ctx, req)
 	return mv.Name, mv.Args, err
 }
 
-// MoveReason implements rooms.ReasonPlayer: Move, and the model's own
+// MoveReason implements rooms.ReasonEngine: Move, and the model's own
 // short reason when its answer gave one ({"option": N, "reason": "…"}):
 // one line of at most protocol.MaxBotReason characters, the key's text
 // replaced; "" when it gave none or the meeple step came from memory.
-func (p *Player) MoveReason(ctx context.Context, req rooms.PlayerRequest) (rooms.PlayerMove, error) {
+func (p *Engine) MoveReason(ctx context.Context, req rooms.EngineRequest) (rooms.EngineMove, error) {
 	if req.Game != Game {
-		return rooms.PlayerMove{}, fmt.Errorf("%w: game %q", ErrView, req.Game)
+		return rooms.EngineMove{}, fmt.Errorf("%w: game %q", ErrView, req.Game)
 	}
 	return p.decide(ctx, req)
 }
@@ -241,7 +241,7 @@ func (p *Player) MoveReason(ctx context.Context, req rooms.PlayerRequest) (rooms
 // the option the answer named and the move, the tokens used and the
 // circuit's state; the error is Move's (no key). It is what POST
 // /llm/test runs.
-func (p *Player) Check(ctx context.Context) (CheckResult, error) {
+func (p *Engine) Check(ctx context.Context) (CheckResult, error) {
 	req, err := sample()
 	if err != nil {
 		return CheckResult{Circuit: p.Circuit()}, err
@@ -275,8 +275,8 @@ func (p *Player) Check(ctx context.Context) (CheckResult, error) {
 //
 // more continues the conversation after the user message, alternately an
 // assistant's answer and a user's reply (a refused answer and why: see
-// Player.ask).
-func (p *Player) complete(ctx context.Context, system, user string, numbers []int, more ...string) (answer, error) {
+// Engine.ask).
+func (p *Engine) complete(ctx context.Context, system, user string, numbers []int, more ...string) (answer, error) {
 	t, err := p.breaker.allow()
 	if err != nil {
 		return answer{}, err
@@ -342,7 +342,7 @@ func (p *Player) complete(ctx context.Context, system, user string, numbers []in
 // 429 Too Many Requests"), the endpoint's message, the Retry-After it
 // asked for, and for a 400 the response_format refused last. A 429 or 503
 // with a Retry-After makes the breaker hold every request until then.
-func (p *Player) requestError(ctx context.Context, err error, f format) *safeError {
+func (p *Engine) requestError(ctx context.Context, err error, f format) *safeError {
 	msg := err.Error()
 	var apiErr *openai.Error
 	var until time.Time
@@ -389,7 +389,7 @@ func retryAfter(h string, now time.Time) (time.Time, string) {
 }
 
 // safe replaces the key in err's text, keeping its sentinel.
-func (p *Player) safe(err error) error {
+func (p *Engine) safe(err error) error {
 	var is []error
 	for _, s := range []error{ErrMalformed, ErrNoOption, ErrEndpoint} {
 		if errors.Is(err, s) {

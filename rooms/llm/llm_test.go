@@ -46,7 +46,7 @@ func TestMoveGoodAnswer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, always(reply{content: c.answer}))
 			p := f.player(t, 5*time.Second)
-			name, args, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", Seat: 0, StateID: 3, View: c.view})
+			name, args, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", Seat: 0, StateID: 3, View: c.view})
 			if err != nil {
 				t.Fatalf("Move: %v", err)
 			}
@@ -77,7 +77,7 @@ func TestMoveSlow(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	_, _, err := f.player(t, 5*time.Second).Move(ctx, rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+	_, _, err := f.player(t, 5*time.Second).Move(ctx, rooms.EngineRequest{Game: "carcassonne", View: tileView})
 	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrEndpoint) {
 		t.Fatalf("err %v, want ErrEndpoint and context.DeadlineExceeded", err)
 	}
@@ -93,7 +93,7 @@ func TestMoveHTTPErrors(t *testing.T) {
 	for _, status := range []int{500, 401, 429} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {
 			f := newFake(t, always(reply{status: status, content: `{"error": {"message": "boom", "type": "server_error"}}`}))
-			_, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			_, _, err := f.player(t, 5*time.Second).Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: tileView})
 			if !errors.Is(err, ErrEndpoint) || !strings.Contains(err.Error(), fmt.Sprint(status)) {
 				t.Fatalf("err %v, want ErrEndpoint naming %d", err, status)
 			}
@@ -110,7 +110,7 @@ func TestMoveNotMyTurn(t *testing.T) {
 	tileView, _, _, _ := views(t)
 	f := newFake(t, always(reply{content: `{"option": 1}`}))
 	p := f.player(t, time.Second)
-	for _, req := range []rooms.PlayerRequest{
+	for _, req := range []rooms.EngineRequest{
 		{Game: "carcassonne", Seat: 1, View: tileView},
 		{Game: "weiqi", View: tileView},
 		{Game: "carcassonne", View: json.RawMessage(`{"size":19}`)},
@@ -126,7 +126,7 @@ func TestMoveNotMyTurn(t *testing.T) {
 
 // TestKeyNeverLeaks: an endpoint that echoes the Authorization header
 // into its answer and its error bodies does not get the key into an
-// error; the Key and the Player print without it, in text and in slog.
+// error; the Key and the Engine print without it, in text and in slog.
 func TestKeyNeverLeaks(t *testing.T) {
 	tileView, _, _, _ := views(t)
 	echo := func(status int) func(string) reply {
@@ -149,7 +149,7 @@ func TestKeyNeverLeaks(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, c.answer)
 			p := f.player(t, 5*time.Second)
-			_, _, err := p.Move(context.Background(), rooms.PlayerRequest{Game: "carcassonne", View: tileView})
+			_, _, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", View: tileView})
 			if err == nil {
 				t.Fatal("no error")
 			}

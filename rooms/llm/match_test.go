@@ -106,14 +106,14 @@ type llmRoom struct {
 
 // newRoom starts a manager with p as a Carcassonne bot level and creates
 // the match, whose bots start playing at once.
-func newRoom(t *testing.T, p *Player) llmRoom {
+func newRoom(t *testing.T, p *Engine) llmRoom {
 	t.Helper()
 	r := llmRoom{store: memstore.New(memstore.Options{}), metrics: &roomtest.Fallbacks{}, log: &roomtest.Buffer{}}
 	t.Cleanup(func() { _ = r.store.Close() })
 	m := rooms.New(rooms.Config{
 		Store: r.store, Games: games.NewRegistry(carcassonne.Game), BotDelay: rooms.ZeroBotDelay,
 		Logger: slog.New(slog.NewTextHandler(r.log, nil)), Metrics: r.metrics,
-		Players: map[string]map[string]rooms.PlayerLevel{"carcassonne": {p.Level(): p.PlayerLevel()}},
+		Engines: map[string]map[string]rooms.EngineLevel{"carcassonne": {p.Level(): p.PlayerLevel()}},
 	})
 	t.Cleanup(m.Close)
 	if got := m.BotLevels(carcassonne.Rules{}.Info()); !slices.Contains(got, "llm-test") {

@@ -21,10 +21,10 @@ import (
 )
 
 // The measure of the prompt: an answerer that reads nothing but the
-// prompt text the Player sends (the last user message of each request, as
+// prompt text the Engine sends (the last user message of each request, as
 // the stub endpoint receives it) and picks the option the prompt says is
 // worth most, playing whole two-player games against the built-in easy
-// bot. The Player runs as in a room (its HTTP requests, its turn memory);
+// bot. The Engine runs as in a room (its HTTP requests, its turn memory);
 // the games run through the rules directly.
 
 // choiceRE finds a numbered choice and its figures in an option line:
@@ -102,10 +102,10 @@ type matchResult struct {
 	fallbacks          int
 }
 
-// playVs plays n two-player games of the Player (fake endpoint answering
-// by answer) against the built-in level, the Player in seat 0 in even
+// playVs plays n two-player games of the Engine (fake endpoint answering
+// by answer) against the built-in level, the Engine in seat 0 in even
 // games and seat 1 in odd ones, on every CPU at once. A decision the
-// Player fails is played by normal and counted.
+// Engine fails is played by normal and counted.
 func playVs(t *testing.T, level string, n int, answer func(string) reply) matchResult {
 	f := newFake(t, answer)
 	p := f.player(t, 30*time.Second)
@@ -147,7 +147,7 @@ func playVs(t *testing.T, level string, n int, answer func(string) reply) matchR
 }
 
 // playOne plays game g of playVs.
-func playOne(p *Player, level string, g int) (matchResult, error) {
+func playOne(p *Engine, level string, g int) (matchResult, error) {
 	r := carcassonne.Rules{}
 	var res matchResult
 	s, err := r.Setup(2, nil, games.NewRNG(uint64(7000+g)))
@@ -170,7 +170,7 @@ func playOne(p *Player, level string, g int) (matchResult, error) {
 			if err != nil {
 				return res, err
 			}
-			name, args, err = p.Move(context.Background(), rooms.PlayerRequest{Game: Game, MatchID: id, Seat: seat, View: b})
+			name, args, err = p.Move(context.Background(), rooms.EngineRequest{Game: Game, MatchID: id, Seat: seat, View: b})
 			if err != nil {
 				res.fallbacks++
 				name, args, err = r.Bot(carcassonne.LevelNormal, v, seat, rng)

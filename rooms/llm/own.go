@@ -18,7 +18,7 @@ import (
 // Players' own endpoints (docs/llm.md, "Your own endpoint"): when the
 // operator allows it (-llm-own), a create request may seat the bot level
 // rooms.OwnLevel with an OpenAI-compatible endpoint the player chose, key
-// included. Own keeps each match's Player, key and all, in this process's
+// included. Own keeps each match's Engine, key and all, in this process's
 // memory only, and forgets it when the match ends or sits unchanged as
 // long as the store keeps it; the record holds only the seat's label and
 // this process's ID. Every request goes through the Guard (ssrf.go); at
@@ -137,14 +137,14 @@ type clientUse struct {
 
 // ownEntry is one match's endpoint.
 type ownEntry struct {
-	p      *Player
+	p      *Engine
 	host   string // the base URL's host, kept out of errors
 	base   string
 	client string // the creator's address (server/clientip.go's rule)
 	seats  []int
 }
 
-var _ rooms.OwnPlayers = (*Own)(nil)
+var _ rooms.OwnEngines = (*Own)(nil)
 
 // NewOwn returns an empty Own.
 func NewOwn(opts OwnOptions) *Own {
@@ -169,7 +169,7 @@ func NewOwn(opts OwnOptions) *Own {
 // Plays implements rooms.OwnPlayers: Carcassonne only.
 func (o *Own) Plays(game string) bool { return game == Game }
 
-// newEntry makes the Player of cfg (validated) for a match created from
+// newEntry makes the Engine of cfg (validated) for a match created from
 // client.
 func (o *Own) newEntry(cfg OwnConfig, client string) (*ownEntry, error) {
 	if err := cfg.Validate(); err != nil {
@@ -185,7 +185,7 @@ func (o *Own) newEntry(cfg OwnConfig, client string) (*ownEntry, error) {
 	return &ownEntry{p: p, host: u.Host, base: cfg.BaseURL, client: client}, nil
 }
 
-// Prepare checks cfg and readies its Player for a match the client at
+// Prepare checks cfg and readies its Engine for a match the client at
 // address client creates; the binding holds it once the match is stored.
 func (o *Own) Prepare(cfg OwnConfig, client string) (rooms.OwnBinding, error) {
 	o.mu.Lock()
@@ -221,15 +221,15 @@ func (b ownBinding) Bind(matchID string, seats []int) {
 	b.o.mu.Unlock()
 }
 
-// Player implements rooms.OwnPlayers.
-func (o *Own) Player(matchID string, seat int) (rooms.PlayerLevel, bool) {
+// Engine implements rooms.OwnPlayers.
+func (o *Own) Player(matchID string, seat int) (rooms.EngineLevel, bool) {
 	o.mu.Lock()
 	e, ok := o.matches[matchID]
 	o.mu.Unlock()
 	if !ok || !containsInt(e.seats, seat) {
-		return rooms.PlayerLevel{}, false
+		return rooms.EngineLevel{}, false
 	}
-	return rooms.PlayerLevel{Player: ownPlayer{o: o, e: e}, Fallback: "normal", Timeout: o.opts.Timeout}, true
+	return rooms.EngineLevel{Engine: ownPlayer{o: o, e: e}, Fallback: "normal", Timeout: o.opts.Timeout}, true
 }
 
 // Keep implements rooms.OwnPlayers.
@@ -300,34 +300,34 @@ func (o *Own) acquire(ctx context.Context, client string) (func(), error) {
 	return func() { u.s.release(); done() }, nil
 }
 
-// ownPlayer is one match's endpoint as the room's Player.
+// ownPlayer is one match's endpoint as the room's Engine.
 type ownPlayer struct {
 	o *Own
 	e *ownEntry
 }
 
-var _ rooms.ReasonPlayer = ownPlayer{}
+var _ rooms.ReasonEngine = ownPlayer{}
 
-func (w ownPlayer) Move(ctx context.Context, req rooms.PlayerRequest) (string, json.RawMessage, error) {
+func (w ownPlayer) Move(ctx context.Context, req rooms.EngineRequest) (string, json.RawMessage, error) {
 	mv, err := w.MoveReason(ctx, req)
 	return mv.Name, mv.Args, err
 }
 
-func (w ownPlayer) MoveReason(ctx context.Context, req rooms.PlayerRequest) (rooms.PlayerMove, error) {
+func (w ownPlayer) MoveReason(ctx context.Context, req rooms.EngineRequest) (rooms.EngineMove, error) {
 	release, err := w.o.acquire(ctx, w.e.client)
 	if err != nil {
-		return rooms.PlayerMove{}, err
+		return rooms.EngineMove{}, err
 	}
 	defer release()
 	mv, err := w.e.p.MoveReason(ctx, req)
 	if err != nil {
-		return rooms.PlayerMove{}, w.e.hide(err)
+		return rooms.EngineMove{}, w.e.hide(err)
 	}
 	return mv, nil
 }
 
 // hide replaces the endpoint's URL and host in err's text (the key is
-// already replaced by the Player), so a log line shows neither; err stays
+// already replaced by the Engine), so a log line shows neither; err stays
 // what it wraps.
 func (e *ownEntry) hide(err error) error {
 	msg := err.Error()

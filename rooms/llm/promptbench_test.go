@@ -14,7 +14,7 @@ import (
 )
 
 // gamePrompts plays one whole game of seats seats, normal and easy bots
-// alternating, and calls fn with every prompt the Player would send on
+// alternating, and calls fn with every prompt the Engine would send on
 // the way: each seat's tile phase, and its meeple phase (sent only when
 // the tile phase's choice is not remembered).
 func gamePrompts(tb testing.TB, seats int, seed uint64, fn func(v carcassonne.View, pr prompt)) {

@@ -18,9 +18,9 @@ const DefaultMax = 4
 const MaxMax = 256
 
 // ErrBusy: every request slot of the endpoint stayed taken until the
-// decision's deadline. It wraps rooms.ErrPlayerBusy, so the room counts
+// decision's deadline. It wraps rooms.ErrEngineBusy, so the room counts
 // the fallback with the reason "busy".
-var ErrBusy = fmt.Errorf("llm: endpoint busy (%w)", rooms.ErrPlayerBusy)
+var ErrBusy = fmt.Errorf("llm: endpoint busy (%w)", rooms.ErrEngineBusy)
 
 // slotReserve is how much of a decision's remaining time a wait for a slot
 // leaves unused: a fifth of it, at most a second. Giving up before the

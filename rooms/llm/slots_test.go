@@ -70,8 +70,8 @@ func bounded(t *testing.T) context.Context {
 	return ctx
 }
 
-// limited returns a Player of the fake endpoint f with max request slots.
-func limited(t *testing.T, f *fakeLLM, max int, timeout time.Duration) *Player {
+// limited returns an Engine of the fake endpoint f with max request slots.
+func limited(t *testing.T, f *fakeLLM, max int, timeout time.Duration) *Engine {
 	t.Helper()
 	p, err := New(Endpoint{Name: "test", BaseURL: f.URL + "/v1", Model: "test-model", Timeout: timeout, Max: max}, testKey, f.Client())
 	if err != nil {
@@ -92,7 +92,7 @@ func TestMaxConcurrentRequests(t *testing.T) {
 	errs := make(chan error, n)
 	for range n {
 		go func() {
-			_, _, err := p.Move(bounded(t), rooms.PlayerRequest{Game: Game, Seat: 0, View: tileView})
+			_, _, err := p.Move(bounded(t), rooms.EngineRequest{Game: Game, Seat: 0, View: tileView})
 			errs <- err
 		}()
 	}
@@ -124,14 +124,14 @@ func TestMaxConcurrentRequests(t *testing.T) {
 }
 
 // TestBusy: with the endpoint's only slot taken, a decision gives up
-// before its deadline with ErrBusy (wrapping rooms.ErrPlayerBusy), sends
+// before its deadline with ErrBusy (wrapping rooms.ErrEngineBusy), sends
 // nothing and leaks no key; a cancelled one returns its context's error;
 // once the slot is free the next decision is sent.
 func TestBusy(t *testing.T) {
 	tileView, _, _, _ := views(t)
 	g, f := gatedFake(t)
 	p := limited(t, f, 1, time.Minute)
-	req := rooms.PlayerRequest{Game: Game, Seat: 0, View: tileView}
+	req := rooms.EngineRequest{Game: Game, Seat: 0, View: tileView}
 	first := make(chan error, 1)
 	go func() { _, _, err := p.Move(bounded(t), req); first <- err }()
 	<-g.arrived
@@ -139,7 +139,7 @@ func TestBusy(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	_, _, err := p.Move(ctx, req)
 	cancel()
-	if !errors.Is(err, ErrBusy) || !errors.Is(err, rooms.ErrPlayerBusy) {
+	if !errors.Is(err, ErrBusy) || !errors.Is(err, rooms.ErrEngineBusy) {
 		t.Errorf("a decision with no free slot: %v, want ErrBusy", err)
 	}
 	mustNotLeak(t, "the busy error", err.Error())
@@ -173,7 +173,7 @@ func TestBusyThroughRooms(t *testing.T) {
 	p := limited(t, f, 1, time.Second)
 	hog := make(chan error, 1)
 	go func() {
-		_, _, err := p.Move(bounded(t), rooms.PlayerRequest{Game: Game, Seat: 0, View: tileView})
+		_, _, err := p.Move(bounded(t), rooms.EngineRequest{Game: Game, Seat: 0, View: tileView})
 		hog <- err
 	}()
 	<-g.arrived

@@ -130,7 +130,7 @@ func TestGuardRefusesRedirectToLoopback(t *testing.T) {
 	resp.Body.Close()
 }
 
-// An own endpoint's Player refuses a loopback base URL without the
+// An own endpoint's Engine refuses a loopback base URL without the
 // private flag, with no request reaching it and no key or URL in the error.
 func TestOwnTryRefusesLoopback(t *testing.T) {
 	f := newFake(t, always(reply{content: `{"option": 1}`}))

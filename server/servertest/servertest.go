@@ -42,7 +42,7 @@ type Options struct {
 	// MaxRooms caps live rooms (rooms.Config.MaxRooms); 0 for the default.
 	MaxRooms int
 	// Players are extra bot levels (rooms.Config.Players), e.g. an LLM's.
-	Players map[string]map[string]rooms.PlayerLevel
+	Players map[string]map[string]rooms.EngineLevel
 	// Replays caps the replays built at once (rooms.Config.Replays); nil
 	// for the default.
 	Replays *rooms.ReplayGate
@@ -84,7 +84,7 @@ func Start(t testing.TB, o Options) *Server {
 	}
 	o.WS.MaxConns = capOrOff(o.WS.MaxConns)
 	o.WS.MaxConnsPerIP = capOrOff(o.WS.MaxConnsPerIP)
-	rcfg := rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Players: o.Players, Replays: o.Replays, Logger: o.Logger}
+	rcfg := rooms.Config{Store: o.Store, Games: o.Games, BotDelay: delay, Grace: o.Grace, IdleUnload: o.IdleUnload, MaxRooms: o.MaxRooms, Metrics: metrics.Metrics, Engines: o.Players, Replays: o.Replays, Logger: o.Logger}
 	if o.Own != nil {
 		rcfg.Own = o.Own
 	}
