@@ -22,8 +22,8 @@ import (
 
 // TestNodeModules runs the client's JavaScript tests, jstest/*.test.mjs
 // (patch.js, conn.js's patches, the routes, the pacer, i18n, the clocks,
-// bot names, the stored seats), with node's own test runner when node is
-// on PATH: one subtest per file, each of which must run every test it
+// bot names, the stored seats, the boards' grid.js and every game's pure
+// _state.js module), with node's own test runner when node is on PATH: one subtest per file, each of which must run every test it
 // has and pass them all. For the files that read CHAGUAN_PATCH_FIXTURE
 // it first records, from a real server, what a patch client and a full
 // client watching the same Gong Zhu table of bots are sent, change by

@@ -1,3 +1,4 @@
+// @ts-check
 // The Carcassonne plugin's side panel: status, the drawn tile with Rotate
 // and Place, the meeple choices with Skip, the players (score, meeples
 // left; an LLM bot's badge, and "thinking… 3 s" while it decides), tiles
@@ -25,6 +26,8 @@ const meepleIcon = (seat, off) => svgOf("cc-micon" + (off ? " off" : ""), "-12 -
  * createSide builds the panel; on: {rotate, place, meeple(f), skip,
  * highlight(cells), show(cells), hot(feature)}. It returns {el,
  * render(s), setTouch(touch)}.
+ * @param {import("../js/types.js").PluginApi} api
+ * @param {Record<string, (...args: any[]) => any>} on
  */
 export function createSide(api, on) {
   const t = api.t;

@@ -1,5 +1,7 @@
+// @ts-check
 // Strings of the Carcassonne plugin, English and Chinese.
 
+/** @type {import("../js/types.js").Strings} */
 export const strings = {
   en: {
     "carcassonne.waiting": "Waiting for every seat to be taken…",
@@ -101,7 +103,12 @@ export const strings = {
   },
 };
 
-/** nameText replaces "player N" / "玩家N" in an event's text with names. */
+/**
+ * nameText replaces "player N" / "玩家N" in an event's text with names.
+ * @param {string} text
+ * @param {string[]} names
+ * @returns {string}
+ */
 export function nameText(text, names) {
   return String(text || "").replace(/player (\d)|玩家(\d)/g, (m, a, b) => {
     const n = names[Number(a !== undefined ? a : b)];

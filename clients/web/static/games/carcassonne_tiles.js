@@ -1,3 +1,4 @@
+// @ts-check
 // Carcassonne tiles for the web plugin: the 24 official types (A-X) of
 // docs/carcassonne.md with their features, and SVG drawing of a placed
 // tile from its edges and features in the design's look (docs/carcassonne.md): green fields, pale
@@ -71,7 +72,12 @@ function shapeOf(edges) {
   return ["corner", (a + 1) % 4];
 }
 
-/** features returns the tile's features after turning it rot degrees. */
+/**
+ * features returns the tile's features after turning it rot degrees.
+ * @param {string} type
+ * @param {number} rotation
+ * @returns {any[]}
+ */
 export function features(type, rotation) {
   const t = TILES[type];
   if (!t) return [];
@@ -99,7 +105,13 @@ export function features(type, rotation) {
   });
 }
 
-/** spotOf returns the [x, y] (0-100) of a feature on a placed tile. */
+/**
+ * spotOf returns the [x, y] (0-100) of a feature on a placed tile.
+ * @param {string} type
+ * @param {number} rotation
+ * @param {string} id
+ * @returns {[number, number]}
+ */
 export function spotOf(type, rotation, id) {
   const ft = features(type, rotation).find((x) => x.id === id);
   return ft ? ft.spot : [50, 50];
@@ -107,7 +119,12 @@ export function spotOf(type, rotation, id) {
 
 const cache = new Map();
 
-/** tileSVG returns the SVG markup of a tile in its 100x100 frame. */
+/**
+ * tileSVG returns the SVG markup of a tile in its 100x100 frame.
+ * @param {string} type
+ * @param {number} rotation
+ * @returns {string}
+ */
 export function tileSVG(type, rotation) {
   const key = type + rotation;
   if (cache.has(key)) return cache.get(key);
@@ -175,7 +192,15 @@ export const DEFS = `<defs>
 <filter id="cc-shadow" x="-20%" y="-20%" width="140%" height="140%"><feDropShadow dx="0" dy="1.5" stdDeviation="1.6" flood-opacity=".45"/></filter>
 </defs>`;
 
-/** meepleSVG draws a meeple of the seat's colour standing at (x, y). */
+/**
+ * meepleSVG draws a meeple of the seat's colour standing at (x, y).
+ * @param {number} seat
+ * @param {number} x
+ * @param {number} y
+ * @param {number} [size]
+ * @param {string} [extra] more attributes
+ * @returns {string}
+ */
 export function meepleSVG(seat, x, y, size = 1, extra = "") {
   const col = SEAT_COLOURS[seat % SEAT_COLOURS.length];
   return `<g class="cc-meeple" data-seat="${seat}" transform="translate(${x} ${y}) scale(${size})"${extra}>` +
@@ -183,5 +208,9 @@ export function meepleSVG(seat, x, y, size = 1, extra = "") {
     `fill="${col}" stroke="#1d140c" stroke-width="1.3" stroke-linejoin="round" filter="url(#cc-shadow)"/></g>`;
 }
 
-/** esc escapes text for SVG markup. */
+/**
+ * esc escapes text for SVG markup.
+ * @param {any} s
+ * @returns {string}
+ */
 export const esc = (s) => String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));

@@ -1,35 +1,37 @@
-// Drawing helpers of the gomoku plugin: the wooden board (cached per size)
-// and the 3-D stones.
+// @ts-check
+// Drawing helpers of the gomoku plugin: the wooden board (cached per size,
+// js/grid.js), the 3-D stones, the move numbers and the winning line.
+
+import { boardCache, boardCanvas, mulberry32, strokeGrid } from "/assets/js/grid.js";
+
+/** @typedef {import("../js/types.js").Geom} Geom */
 
 const STARS = [[3, 3], [11, 3], [7, 7], [3, 11], [11, 11]];
 const COLS = "ABCDEFGHJKLMNOP";
-let cache = null; // {key, canvas} the board background at one size
 
-/** drawBoard paints wood, grain, grid, star points and coordinates. */
-export function drawBoard(ctx, geom) {
-  const dpr = ctx.getTransform().a;
-  const key = `${geom.w}:${geom.n}:${dpr}`;
-  if (!cache || cache.key !== key) cache = { key, canvas: renderBoard(geom, dpr) };
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(cache.canvas, 0, 0);
-  ctx.restore();
-}
+/**
+ * drawBoard paints wood, grain, grid, star points and coordinates (drawn
+ * once per size).
+ * @type {(ctx: CanvasRenderingContext2D, geom: Geom) => void}
+ */
+export const drawBoard = boardCache(renderBoard);
 
+/**
+ * renderBoard draws the empty board on a canvas of its own.
+ * @param {Geom} geom
+ * @param {number} dpr
+ * @returns {HTMLCanvasElement}
+ */
 function renderBoard(geom, dpr) {
   const { w, n, cell, pad } = geom;
-  const c = document.createElement("canvas");
-  c.width = Math.round(w * dpr);
-  c.height = Math.round(w * dpr);
-  const ctx = c.getContext("2d");
-  ctx.scale(dpr, dpr);
+  const { canvas: c, ctx } = boardCanvas(w, dpr);
   const bg = ctx.createLinearGradient(0, 0, w, w);
   bg.addColorStop(0, "#e8c38a");
   bg.addColorStop(0.5, "#dcb06f");
   bg.addColorStop(1, "#cf9f5e");
   ctx.fillStyle = bg;
   ctx.fillRect(0, 0, w, w);
-  // Grain: long, slightly wavy fibres from a fixed seed, so the board looks
+  // Grain: long, slightly wavy fibres from a fixed start value, so the board looks
   // the same on every redraw.
   const rnd = mulberry32(20260415);
   for (let i = 0; i < 90; i++) {
@@ -53,19 +55,8 @@ function renderBoard(geom, dpr) {
   ctx.fillStyle = vignette;
   ctx.fillRect(0, 0, w, w);
 
-  const at = (v) => pad + v * cell;
-  const end = at(n - 1);
-  ctx.strokeStyle = "rgba(52, 30, 12, 0.82)";
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let i = 0; i < n; i++) {
-    const p = Math.round(at(i) * dpr) / dpr + 0.5 / dpr;
-    ctx.moveTo(at(0), p); ctx.lineTo(end, p);
-    ctx.moveTo(p, at(0)); ctx.lineTo(p, end);
-  }
-  ctx.stroke();
-  ctx.lineWidth = 2;
-  ctx.strokeRect(at(0), at(0), end - at(0), end - at(0));
+  const at = (/** @type {number} */ v) => pad + v * cell;
+  strokeGrid(ctx, geom, dpr, "rgba(52, 30, 12, 0.82)");
   ctx.fillStyle = "rgba(52, 30, 12, 0.9)";
   if (n === 15) {
     for (const [x, y] of STARS) {
@@ -87,7 +78,15 @@ function renderBoard(geom, dpr) {
   return c;
 }
 
-/** drawStone paints a radial-gradient stone ("B" or "W") centred at cx, cy. */
+/**
+ * drawStone paints a radial-gradient stone ("B" or "W") centred at cx, cy.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {string} colour
+ * @param {number} [alpha]
+ */
 export function drawStone(ctx, cx, cy, r, colour, alpha = 1) {
   ctx.save();
   ctx.globalAlpha = alpha;
@@ -114,13 +113,115 @@ export function drawStone(ctx, cx, cy, r, colour, alpha = 1) {
   ctx.restore();
 }
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * What drawPosition draws over the board: the stone growing in (anim, its
+ * start time), the stone sent and not yet acked (pending), the preview
+ * under the pointer or of a first tap (preview, armed: a touch), and
+ * whether move numbers replace the last-move dot.
+ * @typedef {object} Marks
+ * @property {{x: number, y: number, start: number} | null} anim
+ * @property {import("../js/types.js").Point | null} pending
+ * @property {import("../js/types.js").Point | null} preview
+ * @property {boolean} armed
+ * @property {string} mine the viewer's stone, "B" or "W"
+ * @property {boolean} numbers
+ */
+
+/**
+ * drawPosition draws the stones of view g on the board, the growing
+ * stone, the pending and preview stones, the last move (a red dot, or
+ * every move's number) and the winning line. It returns true while the
+ * newest stone is still growing (draw again next frame).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {any} g
+ * @param {Geom} geom
+ * @param {Marks} m
+ * @param {number} now
+ * @returns {boolean}
+ */
+export function drawPosition(ctx, g, geom, m, now) {
+  const { cell, pad } = geom;
+  const at = (/** @type {number} */ v) => pad + v * cell;
+  const r = cell * 0.46;
+  let growing = false;
+  for (let y = 0; y < g.board.length; y++) {
+    const row = g.board[y];
+    for (let x = 0; x < row.length; x++) {
+      const c = row[x];
+      if (c !== "B" && c !== "W") continue;
+      let scale = 1, alpha = 1;
+      if (m.anim && m.anim.x === x && m.anim.y === y) {
+        const k = Math.min(1, (now - m.anim.start) / 180);
+        scale = 1.25 - 0.25 * k;
+        alpha = 0.4 + 0.6 * k;
+        if (k < 1) growing = true;
+      }
+      drawStone(ctx, at(x), at(y), r * scale, c, alpha);
+    }
+  }
+  const empty = (/** @type {import("../js/types.js").Point} */ p) => !!g.board[p.y] && g.board[p.y][p.x] === ".";
+  if (m.pending && empty(m.pending)) drawStone(ctx, at(m.pending.x), at(m.pending.y), r, m.mine, 0.7);
+  if (m.preview && empty(m.preview)) drawStone(ctx, at(m.preview.x), at(m.preview.y), r, m.mine, m.armed ? 0.6 : 0.4);
+  if (m.numbers) drawNumbers(ctx, g, at, r);
+  else if (g.last && !g.winLine) {
+    ctx.fillStyle = "#d8322a";
+    ctx.beginPath();
+    ctx.arc(at(g.last[0]), at(g.last[1]), Math.max(2.5, r * 0.24), 0, Math.PI * 2);
+    ctx.fill();
+  }
+  if (g.winLine && g.winLine.length >= 2) drawWinLine(ctx, g.winLine, at, r);
+  return growing;
+}
+
+/**
+ * drawNumbers writes each stone's move number on it (the newest in red).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {any} g
+ * @param {(v: number) => number} at
+ * @param {number} r
+ */
+function drawNumbers(ctx, g, at, r) {
+  ctx.save();
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  g.moves.forEach((/** @type {[number, number]} */ [x, y], /** @type {number} */ i) => {
+    const c = g.board[y] ? g.board[y][x] : "";
+    if (c !== "B" && c !== "W") return;
+    const label = String(i + 1);
+    ctx.font = `600 ${Math.round(r * (label.length > 2 ? 0.7 : 0.9))}px system-ui, sans-serif`;
+    ctx.fillStyle = i === g.moves.length - 1 ? "#e0392f" : c === "B" ? "#f3efe6" : "#2b1d14";
+    ctx.fillText(label, at(x), at(y) + r * 0.04);
+  });
+  ctx.restore();
+}
+
+/**
+ * drawWinLine rings the five (or more) stones in gold and strikes a red
+ * line through them.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {[number, number][]} line
+ * @param {(v: number) => number} at
+ * @param {number} r
+ */
+function drawWinLine(ctx, line, at, r) {
+  const pts = [...line].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const a = pts[0], b = pts[pts.length - 1];
+  ctx.save();
+  ctx.strokeStyle = "rgba(201, 154, 46, 0.95)";
+  ctx.lineWidth = Math.max(2, r * 0.14);
+  for (const p of pts) {
+    ctx.beginPath();
+    ctx.arc(at(p[0]), at(p[1]), r * 1.02, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  ctx.strokeStyle = "rgba(216, 50, 42, 0.9)";
+  ctx.lineCap = "round";
+  ctx.lineWidth = Math.max(3, r * 0.3);
+  ctx.shadowColor = "rgba(216, 50, 42, 0.6)";
+  ctx.shadowBlur = r * 0.6;
+  ctx.beginPath();
+  ctx.moveTo(at(a[0]), at(a[1]));
+  ctx.lineTo(at(b[0]), at(b[1]));
+  ctx.stroke();
+  ctx.restore();
 }

@@ -1,6 +1,7 @@
+// @ts-check
 // The gomoku plugin's strings, merged into the host's i18n tables.
 
-/** strings are the plugin's en/zh texts, keys prefixed "gomoku.". */
+/** @type {import("../js/types.js").Strings} strings are the plugin's en/zh texts, keys prefixed "gomoku.". */
 export const strings = {
   en: {
     "gomoku.black": "Black",

@@ -1,6 +1,8 @@
+// @ts-check
 // Three Monks plugin: bilingual strings and the event narration.
 // Contract: clients/web/PLUGINS.md. View G and events: docs/threemonks.md.
 
+/** @type {import("../js/types.js").Strings} */
 export const strings = {
   en: {
     "tm.round": "Round {n}",
@@ -141,13 +143,23 @@ export const FETCHING = new Set(["bucket", "woodenBarrel", "bigBarrel", "pole", 
 export const CARDS = ["chant", "fetch", "exchange", "drink", "rest"];
 export const CARD_ZH = { chant: "念", fetch: "挑", exchange: "换", drink: "喝", rest: "休" };
 
-/** seatOf returns the seat a "water:2" / "item:2" / "seat:2" place names, or -1. */
+/**
+ * seatOf returns the seat a "water:2" / "item:2" / "seat:2" place names, or -1.
+ * @param {string | null | undefined} place
+ * @returns {number}
+ */
 export function seatOf(place) {
   const i = String(place || "").indexOf(":");
   return i < 0 ? -1 : Number(place.slice(i + 1));
 }
 
-/** narrate turns one event into a log line in the current language. */
+/**
+ * narrate turns one event into a log line in the current language.
+ * @param {any} e
+ * @param {(key: string, params?: Record<string, any>) => string} t
+ * @param {(seat: number) => string} nameOf
+ * @returns {string}
+ */
 export function narrate(e, t, nameOf) {
   const name = e.seat >= 0 ? nameOf(e.seat) : "";
   const item = e.item ? t("tm.item." + e.item).toLowerCase() : ""; // mid-sentence in English; a no-op in Chinese

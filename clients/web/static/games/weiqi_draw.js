@@ -1,9 +1,13 @@
+// @ts-check
 // Drawing helpers of the weiqi plugin, in the weiqi design's palette
 // (docs/weiqi.md, "Design"): a dark kaya board in a bronze frame, slate and
 // shell stones, the cinnabar seal beside the last move, dead stones as a
 // bold ✕ on grey, territory squares and the amber cursor halo.
 
-import { COLS } from "./weiqi_text.js";
+import { boardCache, boardCanvas, gridGeometry, mulberry32, strokeGrid } from "/assets/js/grid.js";
+import { COLS, coordOf, pointOf } from "./weiqi_text.js";
+
+/** @typedef {import("../js/types.js").Geom} Geom */
 
 /** PAL is the weiqi design's colour table (docs/weiqi.md, "Design"). */
 export const PAL = {
@@ -19,32 +23,33 @@ const STARS = {
   19: [[3, 3], [9, 3], [15, 3], [3, 9], [9, 9], [15, 9], [3, 15], [9, 15], [15, 15]],
 };
 
-/** geometry returns the board geometry of an n-line board w CSS px wide. */
+/**
+ * geometry returns the board geometry of an n-line board w CSS px wide:
+ * 1.25 cells each side (coordinates and the frame), stones of r.
+ * @param {number} w
+ * @param {number} n
+ * @returns {Geom}
+ */
 export function geometry(w, n) {
-  const cell = w / (n - 1 + 2.5); // 1.25 cells each side: coordinates and the frame
-  return { w, n, cell, pad: cell * 1.25, r: cell * 0.47 };
+  const g = gridGeometry(w, n, 1.25);
+  return { ...g, r: g.cell * 0.47 };
 }
 
-let cache = null; // {key, canvas}: the empty board at one size
+/**
+ * drawBoard paints the empty board (kept in a cache per size).
+ * @type {(ctx: CanvasRenderingContext2D, geom: Geom) => void}
+ */
+export const drawBoard = boardCache(renderBoard);
 
-/** drawBoard paints the empty board (kept in a cache per size). */
-export function drawBoard(ctx, geom) {
-  const dpr = ctx.getTransform().a;
-  const key = `${geom.w}:${geom.n}:${dpr}`;
-  if (!cache || cache.key !== key) cache = { key, canvas: renderBoard(geom, dpr) };
-  ctx.save();
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(cache.canvas, 0, 0);
-  ctx.restore();
-}
-
+/**
+ * renderBoard draws the empty board on a canvas of its own.
+ * @param {Geom} geom
+ * @param {number} dpr
+ * @returns {HTMLCanvasElement}
+ */
 function renderBoard(geom, dpr) {
   const { w, n, cell, pad } = geom;
-  const c = document.createElement("canvas");
-  c.width = Math.round(w * dpr);
-  c.height = Math.round(w * dpr);
-  const ctx = c.getContext("2d");
-  ctx.scale(dpr, dpr);
+  const { canvas: c, ctx } = boardCanvas(w, dpr);
   // Kaya: the design's dark board with a faint warm glow and long fibres.
   ctx.fillStyle = PAL.board;
   ctx.fillRect(0, 0, w, w);
@@ -73,19 +78,8 @@ function renderBoard(geom, dpr) {
   ctx.lineWidth = 1;
   ctx.strokeRect(5.5, 5.5, w - 11, w - 11);
 
-  const at = (v) => pad + v * cell;
-  const end = at(n - 1);
-  ctx.strokeStyle = PAL.gridHard;
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let i = 0; i < n; i++) {
-    const p = Math.round(at(i) * dpr) / dpr + 0.5 / dpr;
-    ctx.moveTo(at(0), p); ctx.lineTo(end, p);
-    ctx.moveTo(p, at(0)); ctx.lineTo(p, end);
-  }
-  ctx.stroke();
-  ctx.lineWidth = 2;
-  ctx.strokeRect(at(0), at(0), end - at(0), end - at(0));
+  const at = (/** @type {number} */ v) => pad + v * cell;
+  strokeGrid(ctx, geom, dpr, PAL.gridHard);
   for (const [x, y] of STARS[n] || []) {
     ctx.fillStyle = PAL.gridSoft;
     ctx.beginPath();
@@ -110,7 +104,15 @@ function renderBoard(geom, dpr) {
   return c;
 }
 
-/** drawStone paints a slate ("B") or shell ("W") stone. */
+/**
+ * drawStone paints a slate ("B") or shell ("W") stone.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {string} colour
+ * @param {number} [alpha]
+ */
 export function drawStone(ctx, cx, cy, r, colour, alpha = 1) {
   ctx.save();
   ctx.globalAlpha = alpha;
@@ -155,7 +157,13 @@ export function drawStone(ctx, cx, cy, r, colour, alpha = 1) {
   ctx.restore();
 }
 
-/** drawSeal paints the cinnabar seal ▪ beside the stone at (cx, cy). */
+/**
+ * drawSeal paints the cinnabar seal ▪ beside the stone at (cx, cy).
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ */
 export function drawSeal(ctx, cx, cy, r) {
   const s = Math.max(6, r * 0.62);
   const x = cx + r * 0.5, y = cy - r * 0.5 - s;
@@ -172,7 +180,14 @@ export function drawSeal(ctx, cx, cy, r) {
   ctx.restore();
 }
 
-/** drawDead paints a dead stone: a bold ✕ on a grey disc, rimmed in its colour. */
+/**
+ * drawDead paints a dead stone: a bold ✕ on a grey disc, rimmed in its colour.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ * @param {string} colour
+ */
 export function drawDead(ctx, cx, cy, r, colour) {
   ctx.save();
   ctx.fillStyle = colour === "B" ? "#5d564d" : "#9a9284";
@@ -193,7 +208,15 @@ export function drawDead(ctx, cx, cy, r, colour) {
   ctx.restore();
 }
 
-/** drawTerritory marks an empty point of "b" or "w" territory. */
+/**
+ * drawTerritory marks an empty point of "b" or "w" territory.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} cell
+ * @param {string} owner
+ * @param {number} [alpha]
+ */
 export function drawTerritory(ctx, cx, cy, cell, owner, alpha = 1) {
   const s = Math.max(4, cell * 0.26);
   ctx.save();
@@ -206,7 +229,13 @@ export function drawTerritory(ctx, cx, cy, cell, owner, alpha = 1) {
   ctx.restore();
 }
 
-/** drawHalo paints the amber keyboard cursor. */
+/**
+ * drawHalo paints the amber keyboard cursor.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {number} cx
+ * @param {number} cy
+ * @param {number} r
+ */
 export function drawHalo(ctx, cx, cy, r) {
   ctx.save();
   ctx.strokeStyle = PAL.halo;
@@ -222,13 +251,62 @@ export function drawHalo(ctx, cx, cy, r) {
   ctx.restore();
 }
 
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/**
+ * What drawPosition draws over the frame: the stone sent and not yet
+ * acked, the preview under the pointer or of a first tap (armed), the
+ * viewer's stone colour, and the keyboard cursor's halo.
+ * @typedef {object} Marks
+ * @property {import("../js/types.js").Point | null} pending
+ * @property {import("../js/types.js").Point | null} preview
+ * @property {boolean} armed
+ * @property {string} mine
+ * @property {import("../js/types.js").Point | null} cursor
+ */
+
+/**
+ * drawPosition draws frame f (weiqi_state.js) of view g on the board:
+ * territory, stones (dead ones as ✕, a generation growing in over the one
+ * before), the seal beside the last move, the pending and preview stones
+ * and the cursor's halo.
+ * @param {CanvasRenderingContext2D} ctx
+ * @param {any} g
+ * @param {Geom} geom
+ * @param {import("./weiqi_state.js").Frame} f
+ * @param {Set<string>} dead
+ * @param {Marks} m
+ */
+export function drawPosition(ctx, g, geom, f, dead, m) {
+  const { cell, pad } = geom;
+  const r = /** @type {number} */ (geom.r);
+  const at = (/** @type {number} */ v) => pad + v * cell;
+  const N = geom.n;
+  if (f.territory) {
+    for (let y = 0; y < N; y++) {
+      const row = f.territory[y] || "";
+      for (let x = 0; x < N; x++) if (row[x] === "b" || row[x] === "w") drawTerritory(ctx, at(x), at(y), cell, row[x]);
+    }
+  }
+  const k = Math.max(0, Math.min(1, f.k));
+  for (let y = 0; y < N; y++) {
+    const row = f.board[y] || "";
+    const prow = f.prev ? f.prev[y] || "" : "";
+    for (let x = 0; x < N; x++) {
+      const c = row[x], p = prow[x];
+      if (c === "B" || c === "W") {
+        if (dead.has(coordOf(x, y, N))) drawDead(ctx, at(x), at(y), r, c);
+        else if (f.prev && p !== c) drawStone(ctx, at(x), at(y), r * (0.55 + 0.45 * k), c, 0.5 + 0.5 * k);
+        else drawStone(ctx, at(x), at(y), r, c);
+      } else if (f.prev && (p === "B" || p === "W") && k < 1) {
+        drawStone(ctx, at(x), at(y), r, p, 0.85 * (1 - k));
+      }
+    }
+  }
+  if (f.gen < 0) {
+    const lp = pointOf(g.last, N);
+    if (lp && (f.board[lp.y] || "")[lp.x] !== "." && !dead.has(g.last)) drawSeal(ctx, at(lp.x), at(lp.y), r);
+  }
+  const empty = (/** @type {import("../js/types.js").Point} */ p) => !!g.board[p.y] && (g.board[p.y][p.x] || "") === ".";
+  if (m.pending && empty(m.pending)) drawStone(ctx, at(m.pending.x), at(m.pending.y), r, m.mine, 0.7);
+  if (m.preview && empty(m.preview)) drawStone(ctx, at(m.preview.x), at(m.preview.y), r, m.mine, m.armed ? 0.6 : 0.42);
+  if (m.cursor) drawHalo(ctx, at(m.cursor.x), at(m.cursor.y), r);
 }

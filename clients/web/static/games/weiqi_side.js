@@ -1,3 +1,4 @@
+// @ts-check
 // The weiqi plugin's sidebar: status, prompts, both players with their
 // captures (and approvals in scoring), the seal pool (the last move as a
 // large cinnabar chop), buttons, the count at the end, the last 20 moves,
@@ -9,6 +10,9 @@ import { colourKey, resultText, fmt, KEYS, EVOLUTION_GENS } from "./weiqi_text.j
 /**
  * createSide builds the sidebar. on: {pass, undo, score, resign,
  * answer(yes), approve, resume, replay, help} the buttons' actions.
+ * It returns {el, render(s), statusText(), fillHelp(el)}.
+ * @param {import("../js/types.js").PluginApi} api
+ * @param {Record<string, (...args: any[]) => any>} on
  */
 export function createSide(api, on) {
   const t = api.t;

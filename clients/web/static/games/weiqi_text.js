@@ -1,13 +1,25 @@
+// @ts-check
 // The weiqi plugin's strings (keys prefixed "weiqi.") and the helpers that
 // turn the view's codes into words: coordinates, results.
 
 /** COLS are the column letters from the left: A-T without I. */
 export const COLS = "ABCDEFGHJKLMNOPQRST";
 
-/** coordOf names board point (x, y) (y = 0 is the top row) like "D4". */
+/**
+ * coordOf names board point (x, y) (y = 0 is the top row) like "D4".
+ * @param {number} x
+ * @param {number} y
+ * @param {number} n the board's size
+ * @returns {string}
+ */
 export const coordOf = (x, y, n) => COLS[x] + String(n - y);
 
-/** pointOf reads "D4" back into {x, y}, or null (a pass, a bad name). */
+/**
+ * pointOf reads "D4" back into {x, y}, or null (a pass, a bad name).
+ * @param {string | null | undefined} c
+ * @param {number} n
+ * @returns {{x: number, y: number} | null}
+ */
 export function pointOf(c, n) {
   if (!c || c === "pass") return null;
   const x = COLS.indexOf(c[0].toUpperCase());
@@ -16,12 +28,19 @@ export function pointOf(c, n) {
   return { x, y: n - row };
 }
 
-/** colourKey is the string key of a seat's colour. */
+/**
+ * colourKey is the string key of a seat's colour.
+ * @param {string} seat
+ * @returns {string}
+ */
 export const colourKey = (seat) => (seat === "0" ? "weiqi.black" : "weiqi.white");
 
 /**
  * resultText says a result code ("B+3.5", "W+R", "Draw") in words, or ""
  * for null. t is the plugin api's lookup.
+ * @param {string | null | undefined} code
+ * @param {(key: string, params?: Record<string, any>) => string} t
+ * @returns {string}
  */
 export function resultText(code, t) {
   if (!code) return "";
@@ -35,7 +54,11 @@ export function resultText(code, t) {
   return t("weiqi.result.points", { colour, n: m[2] });
 }
 
-/** fmt prints a score: integers plain, halves with one decimal. */
+/**
+ * fmt prints a score: integers plain, halves with one decimal.
+ * @param {any} v
+ * @returns {string}
+ */
 export const fmt = (v) => (typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(1)) : String(v ?? "—"));
 
 /** EVOLUTION_GENS is how many generations the end's evolution runs (docs/weiqi.md). */
@@ -54,7 +77,7 @@ export const KEYS = [
   ["Esc  q", "weiqi.key.esc"],
 ];
 
-/** strings are the plugin's en/zh texts. */
+/** @type {import("../js/types.js").Strings} strings are the plugin's en/zh texts. */
 export const strings = {
   en: {
     "weiqi.black": "Black",

@@ -7,7 +7,7 @@
 import { h, replace } from "./dom.js";
 import { t, pick, merge, lang, onLangChange } from "./i18n.js";
 import * as api from "./api.js";
-import { createPluginHost } from "./pluginhost.js";
+import { createPluginHost, loadPlugin } from "./pluginhost.js";
 import { botDisplayName } from "./botname.js";
 import { roomPath } from "./nav.js";
 import { after } from "./pacer.js";
@@ -228,7 +228,7 @@ export function mountReplay(el, game, matchID) {
 
   (async () => {
     drawHead();
-    const plugin = import(`/assets/games/${game}.js`).then((mod) => mod.default, () => null);
+    const plugin = loadPlugin(game).catch(() => null);
     try {
       let head;
       [r.info, head] = await Promise.all([api.gameInfo(game), api.replay(game, matchID, 1, 1)]);

@@ -14,7 +14,7 @@ import { navigate, roomPath } from "./nav.js";
 import { renderSeats, botSelectFor } from "./seats.js";
 import { createChat } from "./chat.js";
 import { inviteBox } from "./invite.js";
-import { createPluginHost } from "./pluginhost.js";
+import { createPluginHost, loadPlugin } from "./pluginhost.js";
 import { botDisplayName } from "./botname.js";
 import { createPacer, after, needsWait } from "./pacer.js";
 import { createAttention } from "./attention.js";
@@ -414,7 +414,7 @@ export function mountRoom(el, game, matchID) {
   (async () => {
     drawAll();
     // The catalog, the match and the plugin load side by side.
-    const plugin = import(`/assets/games/${game}.js`).then((mod) => mod.default, (e) => {
+    const plugin = loadPlugin(game).then((p) => p, (e) => {
       console.warn("no plugin for", game, e);
       return null;
     });
