@@ -51,7 +51,7 @@ type config struct {
 	wsRate     float64
 	wsBurst    int
 	maxRooms   int     // live rooms per process; beyond it create answers 503
-	botRate    float64 // bot moves per second in this process; negative for no budget
+	botRate    float64 // bot moves per second in this process; 0 for no budget
 	maxConns   int     // live WebSockets per process; 0 for no cap
 	maxConnsIP int     // live WebSockets per client address; 0 for no cap
 	lobbyRate  float64 // creates and joins per second per client address
@@ -105,8 +105,8 @@ func main() {
 	flag.DurationVar(&c.ttl, "ttl", rooms.DefaultTTL, "how long a match is kept after its last change")
 	flag.Float64Var(&c.wsRate, "ws-rate", 20, "messages per second each WebSocket may send")
 	flag.IntVar(&c.wsBurst, "ws-burst", 20, "burst of messages each WebSocket may send at once")
-	flag.Float64Var(&c.botRate, "bot-rate", rooms.DefaultBotRate, "bot moves per second this process makes at most, shared by every match in turn (negative for no budget)")
-	flag.IntVar(&c.maxRooms, "max-rooms", rooms.DefaultMaxRooms, "live matches this process keeps loaded at most; beyond it create answers 503 unavailable")
+	flag.Float64Var(&c.botRate, "bot-rate", rooms.DefaultBotRate, "bot moves per second this process makes at most, shared by every match in turn (0 for no budget)")
+	flag.IntVar(&c.maxRooms, "max-rooms", rooms.DefaultMaxRooms, "live matches this process keeps loaded at most; beyond it create answers 503 unavailable (0 for no cap)")
 	flag.IntVar(&c.maxConns, "max-conns", 10000, "live WebSockets this process takes at most; past it upgrades answer 503 unavailable (0 for no cap)")
 	flag.IntVar(&c.maxConnsIP, "max-conns-per-ip", 200, "live WebSockets one client address may hold; past it upgrades answer 503 unavailable (0 for no cap)")
 	flag.Float64Var(&c.lobbyRate, "lobby-rate", 2, "creates and joins per second each client address may make (0 for no limit)")
@@ -165,7 +165,7 @@ func run(c config) error {
 	own := ownPlayers(c, log)
 	rcfg := rooms.Config{
 		Store: store, Games: all.Registry(), Grace: c.grace, BotDelay: botDelay,
-		Engines: players, Logger: log, Metrics: inst.Metrics, MaxRooms: c.maxRooms, BotRate: c.botRate,
+		Engines: players, Logger: log, Metrics: inst.Metrics, MaxRooms: noCapIfZero(c.maxRooms), BotRate: noneIfZero(c.botRate),
 	}
 	if own != nil {
 		rcfg.Own = own
@@ -225,6 +225,15 @@ func noCapIfZero(n int) int {
 		return -1
 	}
 	return n
+}
+
+// noneIfZero maps a flag where 0 means none (the flags' rule) to a
+// Config field where 0 means the default and a negative value none.
+func noneIfZero(v float64) float64 {
+	if v <= 0 {
+		return -1
+	}
+	return v
 }
 
 // lobbyThrottle is the per-client limit of creates and joins; -lobby-rate
