@@ -110,9 +110,11 @@ func lastEntry(st *protocol.State, seq int64) protocol.LogEntry {
 // due clocks and plays the timeout. In "two processes", B (where nobody
 // ever connected) plays it while A is down, then A comes back beside it
 // and white's timeout is still played once. Each timeout lands within a
-// second of its due time (a generous bound for a 250 ms poll), once: the
-// next move is the other seat's, only when its own clock runs out.
+// few seconds of its due time (maxLate: a 250 ms poll, with room for a
+// busy machine; a poller that missed it would take far longer), once: the
+// next move is the other seat's, never before its own clock runs out.
 func TestClockRunsOutWithNobody(t *testing.T) {
+	const maxLate = 5 * time.Second
 	if testing.Short() {
 		t.Skip("starts server processes; skipped with -short")
 	}
@@ -163,8 +165,8 @@ func TestClockRunsOutWithNobody(t *testing.T) {
 			if rec.Seq != 4 || mv.Seat != 0 || !mv.Timeout {
 				t.Fatalf("after black's clock ran out: stateID %d, last move %+v; want black's timeout as move 3", rec.Seq, mv)
 			}
-			if late < 0 || late > time.Second {
-				t.Fatalf("black's timeout landed %v after its due time, want within a second", late)
+			if late < 0 || late > maxLate {
+				t.Fatalf("black's timeout landed %v after its due time, want within %v", late, maxLate)
 			}
 			if two {
 				startProcessGrace(t, url, time.Hour) // A comes back beside B: two pollers
@@ -175,9 +177,9 @@ func TestClockRunsOutWithNobody(t *testing.T) {
 			due2 := rec.Clocks.Since + rec.Clocks.Left[1]
 			late2 := time.Duration(rec2.Clocks.Since-due2) * time.Millisecond
 			mv2 := rec2.Moves[len(rec2.Moves)-1]
-			if rec2.Seq != 5 || mv2.Seat != 1 || !mv2.Timeout || late2 < 0 || late2 > time.Second {
-				t.Fatalf("after white's clock ran out: stateID %d, last move %+v, %v after its due time; want white's timeout as move 4 within a second",
-					rec2.Seq, mv2, late2)
+			if rec2.Seq != 5 || mv2.Seat != 1 || !mv2.Timeout || late2 < 0 || late2 > maxLate {
+				t.Fatalf("after white's clock ran out: stateID %d, last move %+v, %v after its due time; want white's timeout as move 4 within %v",
+					rec2.Seq, mv2, late2, maxLate)
 			}
 			t.Logf("%s: black's timeout %v after its due time, white's %v", name, late.Round(time.Millisecond), late2.Round(time.Millisecond))
 		})

@@ -153,8 +153,8 @@ func awaitEnded(t *testing.T, c *client.Conn) {
 	t.Helper()
 	select {
 	case <-c.Done():
-	case <-time.After(10 * time.Second):
-		t.Fatal("the connection to a killed process is still open 10 s later")
+	case <-time.After(time.Minute):
+		t.Fatal("the connection to a killed process is still open a minute later")
 	}
 }
 

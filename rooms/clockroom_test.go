@@ -49,7 +49,7 @@ func (s *stateSink) Close() {}
 // that ok accepts and returns it.
 func (s *stateSink) await(t *testing.T, what string, ok func(protocol.State) bool) protocol.State {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(time.Minute)
 	for {
 		s.mu.Lock()
 		for i := len(s.states) - 1; i >= 0; i-- {

@@ -183,7 +183,7 @@ func EncodeRecord(rec *Record) ([]byte, error) {
 // encoded. A list is a window of one match's moves from its base (the
 // moves sealed in chunks before it), so two lists of the same match with
 // the same base and the same entry at the end of the cached length extend
-// each other; another base (a chunk sealed, another record adopted)
+// each other; another base (a chunk sealed, another record taken)
 // encodes anew. Each result is a new slice, never modified afterwards.
 type movesCache struct {
 	base int64      // the index of the list's first entry in the match's moves

@@ -106,7 +106,7 @@ func randomRecord(rng *rand.Rand) *Record {
 		rec.NextMatchID = randomString(rng)
 	}
 	for range rec.NumPlayers {
-		s := Seat{Name: randomString(rng), Connected: rng.IntN(3), AwaySince: rng.Int64N(3) * 1_764_000_000_000,
+		s := Seat{Name: randomString(rng), Processes: rng.IntN(3), AwaySince: rng.Int64N(3) * 1_764_000_000_000,
 			Left: rng.IntN(4) == 0, Autoplay: rng.IntN(4) == 0}
 		switch rng.IntN(3) {
 		case 0:

@@ -25,7 +25,7 @@ func NewSyncRoom(m *Manager, gameName, id string) (*SyncRoom, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.adopt(rec); err != nil {
+	if err := r.takeRecord(rec); err != nil {
 		return nil, err
 	}
 	return &SyncRoom{r}, nil

@@ -22,7 +22,7 @@ func TestFrameMatchesJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Record{ID: "m-\"1\"", Game: "gomoku", NumPlayers: 2, StateID: 9, Seq: 2,
-		Seats: []Seat{{Name: "Ann <&>", CredHash: "h", Connected: 1}, {Bot: "hard", Name: "Bot"}},
+		Seats: []Seat{{Name: "Ann <&>", CredHash: "h", Processes: 1}, {Bot: "hard", Name: "Bot"}},
 		Log:   []protocol.LogEntry{{Turn: 1, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)}}}
 	r := &room{id: rec.ID, rec: rec, st: st, game: gomoku.Game}
 	f := r.frame()
@@ -94,7 +94,7 @@ func TestFrameCacheFollowsChanges(t *testing.T) {
 	check("after a move")
 	// Presence: only StateID bumps; a seat is now connected.
 	pr := r.rec.clone()
-	pr.Seats[1].Connected = 1
+	pr.Seats[1].Processes = 1
 	pr.StateID++
 	r.rec = pr
 	check("after presence")

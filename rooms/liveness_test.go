@@ -75,7 +75,7 @@ func TestLobbyShowsCrashedHoldersAway(t *testing.T) {
 	if n := b.LiveRooms(); n != 0 {
 		t.Errorf("B loaded %d rooms: the lobby must not need one", n)
 	}
-	if s := seatsOf(t, aStore, id); s[0].Connected != 1 {
+	if s := seatsOf(t, aStore, id); s[0].Processes != 1 {
 		t.Errorf("the lobby wrote the record: seat 0 %+v", s[0])
 	}
 }

@@ -70,7 +70,7 @@ func TestNoticeEvents(t *testing.T) {
 			if bytes.HasPrefix(msg, []byte(`{"type":"error"`)) {
 				t.Fatalf("move %d refused: %s", k+1, msg)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatalf("no answer to move %d", k+1)
 		}
 		want := int64(k) + 2 // Seq is 1 before the first move

@@ -271,7 +271,7 @@ func testRoom(t testing.TB, g games.Game, seats int, deal uint64) *room {
 		CreatedAt: 1_764_450_000_000, UpdatedAt: 1_764_450_000_000, StateID: 3, Seq: 1, State: state,
 		Options: Options{GraceMs: 60_000}}
 	for i := range seats {
-		rec.Seats = append(rec.Seats, Seat{Name: "P" + strconv.Itoa(i), CredHash: strings.Repeat(strconv.Itoa(i), 64), Connected: 1})
+		rec.Seats = append(rec.Seats, Seat{Name: "P" + strconv.Itoa(i), CredHash: strings.Repeat(strconv.Itoa(i), 64), Processes: 1})
 	}
 	now := time.UnixMilli(1_764_450_000_000)
 	m := &Manager{cfg: Config{Now: func() time.Time { now = now.Add(700 * time.Millisecond); return now }}}
@@ -346,7 +346,7 @@ func (r *room) botMove(t testing.TB, rng *rand.Rand, movers map[int]*Viewer) {
 // stateID on the wire.
 func (r *room) presenceChange(seat int) {
 	nr := r.rec.clone()
-	nr.Seats[seat].Connected = 1 - nr.Seats[seat].Connected
+	nr.Seats[seat].Processes = 1 - nr.Seats[seat].Processes
 	nr.StateID++
 	r.rec = nr
 	r.broadcast(nil, nil)
@@ -600,7 +600,7 @@ func TestPatchDemotedViewer(t *testing.T) {
 	nr.Seats[2].CredHash, nr.Seats[2].Bot = "", "normal"
 	nr.StateID++
 	r.rec = nr
-	r.recheckViewers()
+	r.demoteUnseated()
 	r.broadcast(nil, nil)
 	last := p.check(t)
 	if last.Type != protocol.TypePatch {

@@ -86,7 +86,7 @@ func (r *Record) seatOf(playerID, creds string) int {
 func (r *Record) players() []protocol.Player {
 	out := make([]protocol.Player, len(r.Seats))
 	for i, s := range r.Seats {
-		p := protocol.Player{ID: i, Name: s.Name, IsConnected: s.Connected > 0, Data: s.Data}
+		p := protocol.Player{ID: i, Name: s.Name, IsConnected: s.Processes > 0, Data: s.Data}
 		if s.Bot != "" {
 			p.IsBot, p.BotLevel, p.IsConnected = true, s.Bot, true
 		}

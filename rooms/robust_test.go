@@ -75,7 +75,7 @@ func TestMoveSurvivesConflictingWrites(t *testing.T) {
 		select {
 		case msg := <-match.sinks[seat].answers:
 			return msg
-		case <-time.After(10 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatal("no answer to the move")
 			return nil
 		}
@@ -158,20 +158,20 @@ func TestCloseRecordsDeparture(t *testing.T) {
 		}
 		return r.Seats
 	}
-	if s := seats(); s[0].Connected != 2 || s[1].Connected != 1 {
-		t.Fatalf("connected before any stop: %d and %d, want 2 and 1", s[0].Connected, s[1].Connected)
+	if s := seats(); s[0].Processes != 2 || s[1].Processes != 1 {
+		t.Fatalf("connected before any stop: %d and %d, want 2 and 1", s[0].Processes, s[1].Processes)
 	}
 	a.Close()
 	s := seats()
-	if s[0].Connected != 1 || s[0].AwaySince != 0 {
-		t.Errorf("seat 0, still connected through b: connected %d, awaySince %d", s[0].Connected, s[0].AwaySince)
+	if s[0].Processes != 1 || s[0].AwaySince != 0 {
+		t.Errorf("seat 0, still connected through b: connected %d, awaySince %d", s[0].Processes, s[0].AwaySince)
 	}
-	if s[1].Connected != 0 || s[1].AwaySince == 0 {
-		t.Errorf("seat 1 after its only process stopped: connected %d, awaySince %d", s[1].Connected, s[1].AwaySince)
+	if s[1].Processes != 0 || s[1].AwaySince == 0 {
+		t.Errorf("seat 1 after its only process stopped: connected %d, awaySince %d", s[1].Processes, s[1].AwaySince)
 	}
 	b.Close()
-	if s := seats(); s[0].Connected != 0 || s[0].AwaySince == 0 {
-		t.Errorf("seat 0 after both processes stopped: connected %d, awaySince %d", s[0].Connected, s[0].AwaySince)
+	if s := seats(); s[0].Processes != 0 || s[0].AwaySince == 0 {
+		t.Errorf("seat 0 after both processes stopped: connected %d, awaySince %d", s[0].Processes, s[0].AwaySince)
 	}
 	// A stopped manager starts no room: lobby calls and connections are refused.
 	if _, err := a.Connect(ctx, "gomoku", id, rooms.Hello{}, &benchSink{answers: make(chan []byte, 1)}); err == nil {
@@ -360,12 +360,12 @@ func TestCrashedProcessHoldersDropped(t *testing.T) {
 	a, b := cl.manager(t, "A", aStore, 200*time.Millisecond), cl.manager(t, "B", mem, 200*time.Millisecond)
 	id, _, sinks := acrossTwo(t, a, b)
 	s := seatsOf(t, mem, id)
-	if s[0].Connected != 1 || !slices.Equal(s[0].Holders, []string{"A"}) || !slices.Equal(s[1].Holders, []string{"B"}) {
+	if s[0].Processes != 1 || !slices.Equal(s[0].Holders, []string{"A"}) || !slices.Equal(s[1].Holders, []string{"B"}) {
 		t.Fatalf("holders before the crash: %+v", s)
 	}
 	// Long past black's grace period, black is still connected: no bot.
 	time.Sleep(400 * time.Millisecond)
-	if s := seatsOf(t, mem, id); s[0].Connected != 1 || s[0].AwaySince != 0 {
+	if s := seatsOf(t, mem, id); s[0].Processes != 1 || s[0].AwaySince != 0 {
 		t.Fatalf("black away while A lives: %+v", s[0])
 	}
 	aStore.crashed.Store(true)
@@ -373,10 +373,10 @@ func TestCrashedProcessHoldersDropped(t *testing.T) {
 	// The bot moves for black once B has seen A gone and the grace passed.
 	sinks[1].await(t, "a stone played for black by the bot", func(m []byte) bool { return bytes.Contains(m, []byte(`"moves":[[`)) })
 	s = seatsOf(t, mem, id)
-	if s[0].Connected != 0 || len(s[0].Holders) != 0 || s[0].AwaySince == 0 {
+	if s[0].Processes != 0 || len(s[0].Holders) != 0 || s[0].AwaySince == 0 {
 		t.Errorf("black after A crashed: %+v", s[0])
 	}
-	if s[1].Connected != 1 || !slices.Equal(s[1].Holders, []string{"B"}) {
+	if s[1].Processes != 1 || !slices.Equal(s[1].Holders, []string{"B"}) {
 		t.Errorf("white, on the live process: %+v", s[1])
 	}
 }
@@ -409,7 +409,7 @@ func TestLiveProcessReassertsHolders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := rec.Seats[1]; s.Connected != 1 || !slices.Equal(s.Holders, []string{"B"}) || s.AwaySince != 0 {
+	if s := rec.Seats[1]; s.Processes != 1 || !slices.Equal(s.Holders, []string{"B"}) || s.AwaySince != 0 {
 		t.Errorf("white's seat after the false alarm: %+v", s)
 	}
 	if rec.Seq != 2 { // joins do not bump Seq; black's move did once

@@ -23,7 +23,7 @@ type room struct {
 
 	rec      *Record
 	st       games.State
-	changed  int64 // Unix ms when the current state was adopted
+	changed  int64 // Unix ms when the current state was taken
 	viewers  map[*Viewer]struct{}
 	wire     wireCache   // encoded players and log, reused between changes
 	last     *frame      // the latest frame sent (its views are reused while the state stays)
@@ -137,7 +137,7 @@ func (r *room) load() (err error) {
 	}()
 	rec, err := r.m.cfg.Store.Get(ctx, r.id)
 	if err == nil {
-		err = r.adopt(rec)
+		err = r.takeRecord(rec)
 	}
 	if err != nil {
 		return AsError(err)
@@ -270,12 +270,12 @@ func (r *room) dispatch(cmd any) {
 		r.armLiveCheck(false)
 	case cmdRecord:
 		if c.rec.StateID > r.rec.StateID {
-			r.adoptAndBroadcast(c.rec)
+			r.takeAndShow(c.rec)
 		} else {
 			r.schedule()
 		}
 	case cmdConnect:
-		r.catchUp() // resync.go
+		r.refreshIfStale() // resync.go
 		c.reply <- r.connect(c)
 	case cmdDisconnect:
 		r.disconnect(c.v)
@@ -283,7 +283,7 @@ func (r *room) dispatch(cmd any) {
 		r.onMove(c)
 	case cmdSync:
 		if _, ok := r.viewers[c.v]; ok {
-			r.catchUp() // resync.go
+			r.refreshIfStale() // resync.go
 			r.sendState(c.v, nil)
 			// Re-arm the bot's timer from the stored times: a turn clock
 			// whose timer a suspended machine missed catches up.
@@ -309,7 +309,7 @@ func (r *room) tellViewers(e *Error) {
 	}
 }
 
-// onEvent adopts a record newer than the room's, from the event or, for a
+// onEvent takes a record newer than the room's, from the event or, for a
 // notice, from the store; the echo of the room's own write is skipped
 // before anything is decoded or read.
 func (r *room) onEvent(ev Event) {
@@ -321,12 +321,12 @@ func (r *room) onEvent(ev Event) {
 			return
 		}
 		if rec == nil { // a notice: the record is in the store
-			if _, err := r.reload(); err != nil {
+			if _, err := r.refresh(); err != nil {
 				r.log.Warn("cannot read the record an event announced", "state_id", ev.Version(), "err", err)
 			}
 			return
 		}
-		r.adoptAndBroadcast(rec)
+		r.takeAndShow(rec)
 	case ev.Resync: // resync.go
 		r.resync()
 	case ev.Chat != nil:
@@ -340,8 +340,8 @@ func (r *room) onEvent(ev Event) {
 	}
 }
 
-// adopt makes rec the current record.
-func (r *room) adopt(rec *Record) error {
+// takeRecord makes rec the current record.
+func (r *room) takeRecord(rec *Record) error {
 	st, err := r.game.Load(rec.State)
 	if err != nil {
 		return err
@@ -350,14 +350,14 @@ func (r *room) adopt(rec *Record) error {
 	return nil
 }
 
-func (r *room) adoptAndBroadcast(rec *Record) {
-	if err := r.adopt(rec); err != nil {
+func (r *room) takeAndShow(rec *Record) {
+	if err := r.takeRecord(rec); err != nil {
 		r.log.Error("cannot load stored state", "state_id", rec.StateID, "err", err)
 		return
 	}
-	r.recheckViewers()
+	r.demoteUnseated()
 	// A lobby write (the join that starts the clocks) reaches the room
-	// only as a record to adopt: the room tells the index, as it does for
+	// only as a record to take: the room tells the index, as it does for
 	// its own writes (noteDue skips a time it already told).
 	r.noteDue(r.rec, r.st.Status())
 	r.broadcast(nil, nil)
@@ -366,8 +366,8 @@ func (r *room) adoptAndBroadcast(rec *Record) {
 	r.armLiveCheck(false)
 }
 
-// recheckViewers demotes viewers whose seat was freed or handed to a bot.
-func (r *room) recheckViewers() {
+// demoteUnseated demotes viewers whose seat was freed or handed to a bot.
+func (r *room) demoteUnseated() {
 	for v := range r.viewers {
 		if v.seat >= 0 && r.rec.Seats[v.seat].CredHash != v.credHash {
 			r.presence[v.seat]--

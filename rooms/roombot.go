@@ -29,7 +29,7 @@ func (r *room) botLevel(st games.Status, seat int) (level string, at int64, ok b
 	// A person's seat: the bot covers when the grace of an away player or
 	// the seat's clock runs out, whichever comes first.
 	deadline, clocked := r.rec.Clocks.deadline(st, seat)
-	if s.Connected == 0 && s.AwaySince > 0 {
+	if s.Processes == 0 && s.AwaySince > 0 {
 		at := s.AwaySince + r.rec.Options.GraceMs
 		if clocked {
 			at = min(at, deadline)
@@ -108,7 +108,7 @@ func (r *room) botMay(st games.Status, seat int, unwatched bool) (level string, 
 }
 
 // abandoned reports whether nobody is connected to the match: neither a
-// viewer here nor a seated person through any process (Seat.Connected).
+// viewer here nor a seated person through any process (Seat.Processes).
 // Bots then stop: they would otherwise play such a match to its end (or
 // forever) for nobody, burning CPU and growing the record; stopped, the
 // room unloads and the record expires. Only a person's turn clock running
@@ -123,7 +123,7 @@ func (r *room) abandoned() bool {
 // connected through some process.
 func personConnected(rec *Record) bool {
 	for _, s := range rec.Seats {
-		if s.CredHash != "" && s.Bot == "" && s.Connected > 0 {
+		if s.CredHash != "" && s.Bot == "" && s.Processes > 0 {
 			return true
 		}
 	}

@@ -22,7 +22,7 @@ func (r *room) connect(c cmdConnect) error {
 		if seat < 0 {
 			// The credentials may come from a join this room has not
 			// seen yet: read the stored record once before refusing.
-			r.reloadForHello()
+			r.refreshForHello()
 			seat = r.rec.seatOf(*c.hello.PlayerID, c.hello.Credentials)
 		}
 		if seat < 0 {
@@ -85,7 +85,7 @@ func (r *room) disconnect(v *Viewer) {
 // join counts one process more holding a connection for the seat, adding
 // its holder entry ("" for none); the seat is no longer away.
 func (s *Seat) join(holder string) {
-	s.Connected++
+	s.Processes++
 	if holder != "" {
 		s.Holders = append(slices.Clone(s.Holders), holder)
 	}
@@ -96,13 +96,13 @@ func (s *Seat) join(holder string) {
 // removing one entry of holder ("" for none); the seat is away from now
 // when none is left.
 func (s *Seat) leave(now int64, holder string) {
-	if s.Connected > 0 {
-		s.Connected--
+	if s.Processes > 0 {
+		s.Processes--
 	}
 	if i := slices.Index(s.Holders, holder); i >= 0 && holder != "" {
 		s.Holders = slices.Delete(slices.Clone(s.Holders), i, i+1)
 	}
-	if s.Connected == 0 {
+	if s.Processes == 0 {
 		s.AwaySince = now
 	}
 }
@@ -165,7 +165,7 @@ func (r *room) writeMeta(fn func(*Record) bool) {
 			r.log.Warn("presence not saved", "err", err)
 			return
 		}
-		if _, err := r.reload(); err != nil {
+		if _, err := r.refresh(); err != nil {
 			r.log.Warn("presence not saved", "err", err)
 			return
 		}
@@ -229,12 +229,12 @@ func isStored(stored, nr *Record) bool {
 	return err1 == nil && err2 == nil && bytes.Equal(a, b)
 }
 
-// reloadForHello re-reads the record for a hello whose credentials did not
-// match: a newer record is adopted and shown to everyone as usual; one of
+// refreshForHello re-reads the record for a hello whose credentials did not
+// match: a newer record is taken and shown to everyone as usual; one of
 // the same version that differs from the room's (the room took another
 // writer's record for its own) replaces it too, since the store's is the
 // truth. A failure is logged and leaves the room as it was.
-func (r *room) reloadForHello() {
+func (r *room) refreshForHello() {
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
 	rec, err := r.m.cfg.Store.Get(ctx, r.id)
@@ -242,13 +242,13 @@ func (r *room) reloadForHello() {
 	case err != nil:
 		r.log.Warn("cannot re-read the record for a hello", "err", err)
 	case rec.StateID > r.rec.StateID || (rec.StateID == r.rec.StateID && !isStored(rec, r.rec)):
-		r.adoptAndBroadcast(rec)
+		r.takeAndShow(rec)
 	}
 }
 
-// reload re-reads the record and, if it is newer, adopts it and shows it
+// refresh re-reads the record and, if it is newer, takes it and shows it
 // to everyone. changed says whether it was newer.
-func (r *room) reload() (changed bool, err error) {
+func (r *room) refresh() (changed bool, err error) {
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
 	rec, err := r.m.cfg.Store.Get(ctx, r.id)
@@ -258,7 +258,7 @@ func (r *room) reload() (changed bool, err error) {
 	if rec.StateID <= r.rec.StateID {
 		return false, nil
 	}
-	r.adoptAndBroadcast(rec)
+	r.takeAndShow(rec)
 	return true, nil
 }
 

@@ -59,7 +59,7 @@ func (r *room) playAs(seat int, name string, args json.RawMessage, stateID *int6
 		case try > 0 || !mayBeStale(e.Code):
 			return e
 		}
-		changed, err := r.reload()
+		changed, err := r.refresh()
 		if err != nil {
 			return AsError(err)
 		}
@@ -112,8 +112,8 @@ func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int
 	if err == nil && handed {
 		// The move passed a seat to the bot (the third timeout in a row):
 		// its person's connections watch from now on, as after a Leave,
-		// whose record reaches the room through adoptAndBroadcast.
-		r.recheckViewers()
+		// whose record reaches the room through takeAndShow.
+		r.demoteUnseated()
 	}
 	return AsError(err), false
 }
@@ -431,7 +431,7 @@ func appendYou(b []byte, seat int) []byte {
 // differs from what it was encoded from: compared by value, not by
 // version, because a move may change the seats too (the third timeout in
 // a row hands a seat to the bot), in this process or in another whose
-// record this one adopts.
+// record this one takes.
 //
 // The log is cached entry by entry: a move appends one entry and, once the
 // log holds maxLog, drops the oldest, so only the new entry is encoded and
@@ -468,7 +468,7 @@ type seatShown struct {
 }
 
 func shownOf(s *Seat) seatShown {
-	return seatShown{name: s.Name, bot: s.Bot, data: string(s.Data), connected: s.Connected > 0, autoplay: s.Autoplay}
+	return seatShown{name: s.Name, bot: s.Bot, data: string(s.Data), connected: s.Processes > 0, autoplay: s.Autoplay}
 }
 
 // sameShown reports whether seats show as shown does.
@@ -479,7 +479,7 @@ func sameShown(shown []seatShown, seats []Seat) bool {
 	for i := range seats {
 		s, k := &seats[i], &shown[i]
 		if s.Name != k.name || s.Bot != k.bot || string(s.Data) != k.data ||
-			(s.Connected > 0) != k.connected || s.Autoplay != k.autoplay {
+			(s.Processes > 0) != k.connected || s.Autoplay != k.autoplay {
 			return false
 		}
 	}

@@ -97,13 +97,13 @@ type Seat struct {
 	Left bool `json:"left,omitempty"`
 	// Autoplay is set while the seated person asked the bot to play for them.
 	Autoplay bool `json:"autoplay,omitempty"`
-	// Connected is the number of processes holding a live connection for
+	// Processes is the number of processes holding a live connection for
 	// the seat, as they last wrote it.
-	Connected int `json:"connected,omitempty"`
+	Processes int `json:"connected,omitempty"`
 	// Holders are those processes' IDs (rooms.Liveness), one entry each,
 	// so that the others can tell when one of them died. Records written
 	// without Liveness, or before it existed, have fewer entries than
-	// Connected.
+	// Processes.
 	Holders []string `json:"holders,omitempty"`
 	// AwaySince is when the seat's last connection closed (Unix ms), 0 while
 	// connected or never connected.

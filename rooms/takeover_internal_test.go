@@ -12,7 +12,7 @@ import (
 // every move does, so a cache keyed on their difference kept showing the
 // person.
 func TestWirePlayersAfterTakeover(t *testing.T) {
-	rec := &Record{StateID: 9, Seq: 7, Seats: []Seat{{Name: "Ann", CredHash: "h", Connected: 1}, {Name: "Bot (easy)", Bot: "easy"}}}
+	rec := &Record{StateID: 9, Seq: 7, Seats: []Seat{{Name: "Ann", CredHash: "h", Processes: 1}, {Name: "Bot (easy)", Bot: "easy"}}}
 	var c wireCache
 	if got := string(c.players(rec)); got != string(mustMarshal(rec.players())) {
 		t.Fatalf("players %s", got)
@@ -39,7 +39,7 @@ func TestWirePlayersAfterTakeover(t *testing.T) {
 // sameShown keep every field players shows. A field added to Seat and to
 // players but not to seatShown fails here.
 func TestSeatShownFields(t *testing.T) {
-	base := Record{Seats: []Seat{{Name: "Ann", CredHash: "h", Data: json.RawMessage(`{"a":1}`), Connected: 1}}}
+	base := Record{Seats: []Seat{{Name: "Ann", CredHash: "h", Data: json.RawMessage(`{"a":1}`), Processes: 1}}}
 	typ := reflect.TypeFor[Seat]()
 	for i := range typ.NumField() {
 		f := typ.Field(i)
@@ -81,8 +81,8 @@ func TestSeatShownFields(t *testing.T) {
 // value, nothing encoded or allocated.
 func BenchmarkWirePlayersHit(b *testing.B) {
 	rec := &Record{Seats: []Seat{
-		{Name: "Ann", CredHash: "h", Connected: 1, Data: json.RawMessage(`{"avatar":"cat"}`)},
-		{Name: "Bob", CredHash: "k", Connected: 1},
+		{Name: "Ann", CredHash: "h", Processes: 1, Data: json.RawMessage(`{"avatar":"cat"}`)},
+		{Name: "Bob", CredHash: "k", Processes: 1},
 		{Name: "Bot (normal)", Bot: "normal"},
 		{Name: "Cy", CredHash: "c", AwaySince: 5},
 	}}

@@ -24,8 +24,8 @@ func midGame(tb testing.TB, n int) *room {
 		ID: "5f0c7b8e-3d2a-4c1b-9e8f-7a6b5c4d3e2f", Game: "gomoku", NumPlayers: 2,
 		CreatedAt: 1_764_450_000_000, UpdatedAt: 1_764_450_000_000, StateID: 5, Seq: 1,
 		Seats: []Seat{
-			{Name: "Player 0", CredHash: strings.Repeat("3f", 32), Connected: 1},
-			{Name: "Player 1", CredHash: strings.Repeat("a7", 32), Connected: 1},
+			{Name: "Player 0", CredHash: strings.Repeat("3f", 32), Processes: 1},
+			{Name: "Player 1", CredHash: strings.Repeat("a7", 32), Processes: 1},
 		},
 		State:   state,
 		Options: Options{GraceMs: 60_000, BotDelayMs: 300, Seed: 0x9e3779b97f4a7c15},

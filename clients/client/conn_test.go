@@ -13,7 +13,7 @@ import (
 
 func dialFake(t *testing.T, url, playerID string) *Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := Dial(ctx, url, "counter", "m1", playerID, "secret")
 	if err != nil {
@@ -24,7 +24,7 @@ func dialFake(t *testing.T, url, playerID string) *Conn {
 }
 
 func testCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -174,7 +174,7 @@ func TestSlowConsumerDoesNotStallReader(t *testing.T) {
 		if got.StateID != st.StateID {
 			t.Fatalf("States gave stateID %d, want the newest %d", got.StateID, st.StateID)
 		}
-	case <-time.After(time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("States is empty after a flood")
 	}
 	if c.Latest().StateID != st.StateID {
@@ -251,7 +251,7 @@ func TestServerCloses(t *testing.T) {
 	}
 	select {
 	case <-c.Done():
-	case <-time.After(2 * time.Second):
+	case <-time.After(time.Minute):
 		t.Fatal("Done not closed after the server closed")
 	}
 	if !errors.Is(c.Err(), ErrClosed) {

@@ -58,7 +58,7 @@ type pairConn struct {
 func dialRec(t *testing.T, url, game, id, seat, creds string, patches bool) pairConn {
 	t.Helper()
 	rec := &recorder{}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := DialWith(ctx, url, game, id, seat, creds, Options{Patches: patches, observe: rec.observe})
 	if err != nil {
@@ -142,7 +142,7 @@ func TestPatchesBotMatches(t *testing.T) {
 		{"threemonks", 3, "", nil},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			bots := map[string]string{}
 			for i := range tc.seats {

@@ -33,7 +33,7 @@ type statusLog struct{ ch chan StatusChange }
 // it fails the test after a generous guard.
 func (l *statusLog) waitFor(t *testing.T, want Status) StatusChange {
 	t.Helper()
-	guard := time.After(10 * time.Second)
+	guard := time.After(time.Minute)
 	for {
 		select {
 		case s := <-l.ch:

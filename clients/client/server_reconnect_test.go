@@ -158,7 +158,7 @@ func dialBackWith(t *testing.T, url, id string, s seat, patches bool) *client.Co
 // waitStatus reads c's status changes until want.
 func waitStatus(t *testing.T, c *client.Conn, want client.Status) client.StatusChange {
 	t.Helper()
-	guard := time.After(10 * time.Second)
+	guard := time.After(time.Minute)
 	for {
 		select {
 		case s := <-c.Statuses():

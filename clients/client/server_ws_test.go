@@ -28,7 +28,7 @@ func waitFor(t *testing.T, c *client.Conn, what string, ok func(*protocol.State)
 	if st := c.Latest(); ok(st) {
 		return st
 	}
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(time.Minute)
 	for {
 		select {
 		case st := <-c.States():
@@ -164,7 +164,7 @@ func TestServerChatAndAutoplay(t *testing.T) {
 			if m.Text != "你好" || m.From != "0" {
 				t.Fatalf("%q got chat %+v", c.PlayerID(), m)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(time.Minute):
 			t.Fatalf("%q got no chat", c.PlayerID())
 		}
 	}

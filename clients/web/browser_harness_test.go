@@ -21,12 +21,14 @@ import (
 )
 
 // The browser harness shared by every *_browser_test.go of the web client:
-// one headless chromium per test, one browser context (its own cookies and
-// localStorage, so its own person) per Page, helpers that wait for
+// one headless chromium for the package's tests, one browser context (its
+// own cookies and localStorage, so its own person) per Page, closed when
+// the test that opened it ends, helpers that wait for
 // conditions instead of sleeping, and screenshots of every page on failure.
 
-// stepTimeout bounds one helper call (a click, a wait for a condition).
-const stepTimeout = 20 * time.Second
+// stepTimeout bounds one helper call (a click, a wait for a condition):
+// generous, so it catches a hang, not a slow machine.
+const stepTimeout = time.Minute
 
 // findChromium returns the path of a chromium-like browser, or "".
 func findChromium() string {
@@ -41,7 +43,8 @@ func findChromium() string {
 	return ""
 }
 
-// Browser is one headless chromium owned by a test.
+// Browser is a test's handle on the shared headless chromium: the pages it
+// opened.
 type Browser struct {
 	t   testing.TB
 	ctx context.Context // has run once, so children share the browser
@@ -55,8 +58,12 @@ type Browser struct {
 // suite, which CI runs first, runs them all.
 var shortBrowserTests = map[string]bool{"TestGomokuInBrowser": true}
 
-// StartBrowser starts chromium for t (a test or a benchmark; skipped when
-// there is no chromium) and stops it when t ends.
+// StartBrowser gives t (a test or a benchmark; skipped when there is no
+// chromium) the package's headless chromium, started by the first test
+// that asks and shared by all (each Page is its own browser context, so
+// tests share no cookies or storage); the pages t opened close when t ends.
+// One chromium for the run instead of one per test saves a start and a
+// stop per test, seconds each on a busy machine.
 func StartBrowser(t testing.TB) *Browser {
 	t.Helper()
 	path := findChromium()
@@ -65,6 +72,34 @@ func StartBrowser(t testing.TB) *Browser {
 	}
 	if top, _, _ := strings.Cut(t.Name(), "/"); testing.Short() && !shortBrowserTests[top] {
 		t.Skip("-short: browser test left to the full suite (-short keeps TestGomokuInBrowser)")
+	}
+	ctx, err := sharedChromium(path)
+	if err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	return &Browser{t: t, ctx: ctx}
+}
+
+// chromium is the package's one browser (see StartBrowser).
+var chromium struct {
+	mu     sync.Mutex
+	ctx    context.Context // has run once, so children share the browser
+	cancel func()
+	dir    string // its user data directory
+}
+
+// sharedChromium returns the context of the package's chromium, starting
+// it (again, if the last one has gone) when needed.
+func sharedChromium(path string) (context.Context, error) {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx, nil
+	}
+	stopChromiumLocked()
+	dir, err := os.MkdirTemp("", "chaguan-chromium-")
+	if err != nil {
+		return nil, err
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -82,19 +117,42 @@ func StartBrowser(t testing.TB) *Browser {
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.Flag("lang", "en-US"),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1280, 900),
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	t.Cleanup(func() {
+	chromium.ctx, chromium.dir = ctx, dir
+	chromium.cancel = func() {
 		cancel()
 		cancelAlloc()
-	})
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start %s: %v", path, err)
 	}
-	return &Browser{t: t, ctx: ctx}
+	if err := chromedp.Do(ctx); err != nil {
+		stopChromiumLocked()
+		return nil, err
+	}
+	return ctx, nil
+}
+
+// stopChromiumLocked stops the package's chromium, if any, and removes its
+// user data directory; chromium.mu is held.
+func stopChromiumLocked() {
+	if chromium.cancel != nil {
+		chromium.cancel()
+	}
+	if chromium.dir != "" {
+		os.RemoveAll(chromium.dir)
+	}
+	chromium.ctx, chromium.cancel, chromium.dir = nil, nil, ""
+}
+
+// TestMain stops the shared chromium after the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	chromium.mu.Lock()
+	stopChromiumLocked()
+	chromium.mu.Unlock()
+	os.Exit(code)
 }
 
 // Page is one tab in its own browser context: a separate person, with

@@ -40,6 +40,7 @@ func createThreeMonks(t *testing.T, base string) string {
 // question with a button, and the game ends with the winner banner; the
 // table, the log and the status agree with the server's view.
 func TestThreeMonksInBrowser(t *testing.T) {
+	t.Parallel() // mostly waiting on the page's animations: overlaps the others
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
 	id := createThreeMonks(t, srv.URL)
 	b := StartBrowser(t)
@@ -92,10 +93,6 @@ func TestThreeMonksInBrowser(t *testing.T) {
 // checkThreeMonksEnd checks the finished page against the view.
 func checkThreeMonksEnd(p *Page, choices, decisions int) {
 	p.t.Helper()
-	// The banner waits for the last round's animation to finish.
-	for i := 0; i < 5 && !Eval[bool](p, `!!document.querySelector("[data-banner=threemonks]:not([hidden])")`); i++ {
-		time.Sleep(3 * time.Second)
-	}
 	// The banner waits until the last round's events have played out, one
 	// animation after another: on a loaded machine that can take a while.
 	p.WaitJSFor("the winner banner", `!!document.querySelector("[data-banner=threemonks]:not([hidden])")`, 90*time.Second)

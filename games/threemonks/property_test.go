@@ -1,6 +1,7 @@
 package threemonks_test
 
 import (
+	"flag"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -9,14 +10,20 @@ import (
 	"github.com/chaguan/chaguan/games/threemonks"
 )
 
-// TestPropertyConservation plays 10,000 bot games (500 under -race, 100
-// under -short) with 3-8 monks and mixed bot levels. After every move the
+// propertyGames overrides TestPropertyConservation's number of games.
+var propertyGames = flag.Int("property-games", 0, "games TestPropertyConservation plays (0: 3,000; 500 under -race; 100 with -short; 10000 for the long run)")
+
+// TestPropertyConservation plays 3,000 bot games (500 under -race, 100
+// under -short, -property-games=10000 for the long run) with 3-8 monks and
+// mixed bot levels. After every move the
 // water in play (monks, items, centre) equals the starting water plus what
 // was taken from the supply, nothing is negative, and every game ends by a
 // win or the cap.
 func TestPropertyConservation(t *testing.T) {
-	total := 10000
+	total := 3000
 	switch {
+	case *propertyGames > 0:
+		total = *propertyGames
 	case testing.Short():
 		total = 100
 	case raceEnabled:

@@ -115,10 +115,10 @@ func subscribeRaw(t *testing.T, sub *redis.PubSub) *redis.PubSub {
 	return sub
 }
 
-// receive is sub's next message, within 10 s.
+// receive is sub's next message, within a minute (a bound for hangs only).
 func receive(t *testing.T, sub *redis.PubSub) *redis.Message {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	msg, err := sub.ReceiveMessage(ctx)
 	if err != nil {

@@ -33,7 +33,7 @@ func NewRecord(id, game string, size int) *rooms.Record {
 		UpdatedAt:  1_700_000_000_000,
 		StateID:    1,
 		Seats: []rooms.Seat{
-			{Name: "张三", CredHash: strings.Repeat("ab", 32), Connected: 1},
+			{Name: "张三", CredHash: strings.Repeat("ab", 32), Processes: 1},
 			{Name: "Li Si", CredHash: strings.Repeat("cd", 32), AwaySince: 1_700_000_000_500},
 			{Bot: "normal", Data: json.RawMessage(`{"team":1}`)},
 			{Name: "Wang", CredHash: strings.Repeat("ef", 32), Left: true, Autoplay: true},
