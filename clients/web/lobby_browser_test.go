@@ -3,7 +3,9 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
@@ -123,5 +125,62 @@ func TestFollowsBrowserLanguage(t *testing.T) {
 			p.Open(base + "/")
 			p.WaitText(".hero h1", tc.title)
 		})
+	}
+}
+
+// createFormOverflowJS lists the elements of the open create form that
+// stick out of its game card or of the viewport, and the page's width
+// when it is wider than the viewport.
+const createFormOverflowJS = `(() => {
+	const form = document.querySelector(".create-form");
+	if (!form) return ["no create form"];
+	const card = form.closest(".game-card").getBoundingClientRect();
+	const vw = document.documentElement.clientWidth;
+	const out = [];
+	if (document.documentElement.scrollWidth > vw) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+	for (const e of [form, ...form.querySelectorAll("*")]) {
+		const r = e.getBoundingClientRect();
+		if (r.width === 0) continue;
+		if (r.left < card.left - 0.5 || r.right > card.right + 0.5 || r.right > vw + 0.5 || r.width > vw) {
+			const name = e.tagName.toLowerCase() + (e.className ? "." + String(e.className).trim().replace(/\s+/g, ".") : "") +
+				(e.getAttribute("name") ? "[name=" + e.getAttribute("name") + "]" : "") + (e.dataset.seat ? "[seat " + e.dataset.seat + "]" : "");
+			out.push(name + " spans " + r.left.toFixed(0) + ".." + r.right.toFixed(0) + ", its card " + card.left.toFixed(0) + ".." + card.right.toFixed(0));
+		}
+	}
+	return out;
+})()`
+
+// TestLobbyCreateFormFits: on a 390 px phone and a 1280 px laptop, in zh
+// and en, no element of any game's create form is wider than its card or
+// the screen, even with long option texts: a saved own-LLM configuration
+// with a long name and model shown in Carcassonne's form.
+func TestLobbyCreateFormFits(t *testing.T) {
+	base := startOwnServer(t)
+	b := StartBrowser(t)
+	for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
+		for _, lang := range []string{"zh", "en"} {
+			p := b.NewPage(fmt.Sprintf("%dpx-%s", size[0], lang))
+			sizePage(p, size[0], size[1], size[0] < 600)
+			p.Open(base + "/?lang=" + lang)
+			p.Do("a saved configuration with long texts", evalVoid(`localStorage.setItem("chaguan:llmConfigs", JSON.stringify([{
+				id: "c1", name: "My OpenRouter account for the weekends", baseURL: "https://openrouter.ai/api/v1",
+				model: "meta-llama/llama-3.3-70b-instruct:free", key: "k"}]))`))
+			p.Open(base + "/?lang=" + lang)
+			p.WaitJS("the games", `document.querySelectorAll(".game-card [data-action=new]").length > 0`)
+			names := Eval[[]string](p, `[...document.querySelectorAll(".game-card")].map((c) => c.dataset.game)`)
+			for _, g := range names {
+				form := fmt.Sprintf(`form[data-create=%q]`, g)
+				p.Click(fmt.Sprintf(`.game-card[data-game=%q] [data-action="new"]`, g))
+				p.WaitJS("the form of "+g, `!!document.querySelector('`+form+`')`)
+				if g == "carcassonne" {
+					p.Do("seat 2: your own LLM", setSelect(form+` select[data-seat="1"]`, "llm-own"))
+					p.WaitJS("the configuration's row", `!!document.querySelector('`+form+` [data-own-select]')`)
+				}
+				if bad := Eval[[]string](p, createFormOverflowJS); len(bad) > 0 {
+					p.Fail("%s's create form overflows:\n%s", g, strings.Join(bad, "\n"))
+				}
+			}
+			p.NoJSErrors()
+		}
 	}
 }

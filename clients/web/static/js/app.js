@@ -1,3 +1,4 @@
+// @ts-check
 // app: the single-page router. "/" is the lobby, "/m/{game}/{matchID}" a
 // room (the invite link), ".../replay" its replay (nav.js's parseRoute).
 // Links marked data-link and navigate() use the history API; every view is

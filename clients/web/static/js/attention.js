@@ -1,3 +1,4 @@
+// @ts-check
 // attention: what the table does to catch a player's eye and ear. On each
 // state the room shows (after the pacer: what is on screen, not what has
 // arrived) it picks one sound, and while it is your move and the tab is in
@@ -5,10 +6,17 @@
 
 import { play } from "./sound.js";
 
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").UpdateOptions} UpdateOptions */
+
 const FAVICON_PLAIN = faviconURL("#b8322a", false);
 const FAVICON_TURN = faviconURL("#2f8f6f", true);
 
-/** yourMove reports whether state s waits for a move from its viewer. */
+/**
+ * yourMove reports whether state s waits for a move from its viewer.
+ * @param {State | null | undefined} s
+ * @returns {boolean}
+ */
 export function yourMove(s) {
   const you = s && s.you;
   if (!you || !s.ctx || !s.ctx.started || s.ctx.gameover) return false;
@@ -28,6 +36,10 @@ const captured = {
  * soundFor returns the sound for showing state b after state a of game
  * (both as the room shows them), or "" for none: the end, else something
  * taken, else your turn coming round, else a move.
+ * @param {string} game
+ * @param {State} a
+ * @param {State} b
+ * @returns {string} one of sound.js's KINDS, or ""
  */
 export function soundFor(game, a, b) {
   if (!a || !b || b.stateID === a.stateID) return "";
@@ -45,6 +57,8 @@ export function soundFor(game, a, b) {
  * createAttention returns {show(state), destroy()} for a room of game:
  * show plays the sound for each newly shown state (none for the first, a
  * sync) and keeps the tab's favicon in step with whose move it is.
+ * @param {string} game
+ * @returns {{show: (s: State, opts?: UpdateOptions) => void, destroy: () => void}}
  */
 export function createAttention(game) {
   let last = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // botname: how a bot is named on screen. The server calls every bot
 // "Bot (level)"; the client says it in the reader's language and adds the
 // seat number: "Bot (normal) 3", "机器人（普通）3号". An LLM bot (level
@@ -8,28 +9,47 @@
 import { h } from "./dom.js";
 import { t, botLevel } from "./i18n.js";
 
+/** @typedef {import("./types.js").Player} Player */
+
 const BOT_RE = /^Bot \(([\w-]+)\)$/;
 const LLM_RE = /^llm(?:-([\w-]+))?$/;
 
-/** llmName is the endpoint's name of an LLM level ("" for "llm"), or null for another level. */
+/**
+ * llmName is the endpoint's name of an LLM level ("" for "llm"), or null for another level.
+ * @param {string | null | undefined} level
+ * @returns {string | null}
+ */
 export function llmName(level) {
   const m = LLM_RE.exec(level || "");
   return m ? m[1] || "" : null;
 }
 
-/** isLLM says whether player p is an LLM bot. */
+/**
+ * isLLM says whether player p is an LLM bot.
+ * @param {Player | null | undefined} p
+ * @returns {boolean}
+ */
 export function isLLM(p) {
   return !!(p && p.isBot && llmName(p.botLevel) !== null);
 }
 
-/** levelLabel names a bot level: a built-in one in the reader's language, an LLM one as "LLM · NAME". */
+/**
+ * levelLabel names a bot level: a built-in one in the reader's language, an LLM one as "LLM · NAME".
+ * @param {string} level
+ * @returns {string}
+ */
 export function levelLabel(level) {
   const name = llmName(level);
   if (name === null) return botLevel(level);
   return name ? t("bot.llmNamed", { name }) : t("bot.llm");
 }
 
-/** botDisplayName is the name to show for player p at seat index i. */
+/**
+ * botDisplayName is the name to show for player p at seat index i.
+ * @param {Player | null | undefined} p
+ * @param {number} i
+ * @returns {string}
+ */
 export function botDisplayName(p, i) {
   if (!p || !p.name) return p ? p.name : "";
   const m = p.isBot && BOT_RE.exec(p.name);
@@ -39,7 +59,11 @@ export function botDisplayName(p, i) {
   return t("bot.nameSeat", { level: botLevel(m[1]), n: i + 1 });
 }
 
-/** thinkingMark is the animated "thinking…" shown while an LLM bot decides. */
+/**
+ * thinkingMark is the animated "thinking…" shown while an LLM bot decides.
+ * @param {string} [cls] more classes
+ * @returns {HTMLElement}
+ */
 export function thinkingMark(cls) {
   return h("span", { class: "thinking" + (cls ? " " + cls : ""), "data-thinking": "", role: "status" },
     t("bot.thinking"), h("span", { class: "dots", "aria-hidden": "true" }, h("i", null, "."), h("i", null, "."), h("i", null, ".")));
@@ -49,6 +73,9 @@ export function thinkingMark(cls) {
  * botBadges are the pills of a bot's seat: "bot · normal", or for an LLM
  * bot "LLM · NAME" and, when thinking (its turn, its move not in yet),
  * the thinking mark.
+ * @param {Player | null | undefined} p
+ * @param {boolean} [thinking]
+ * @returns {(HTMLElement | null)[]}
  */
 export function botBadges(p, thinking) {
   if (!p || !p.isBot) return [];

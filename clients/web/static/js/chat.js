@@ -1,3 +1,4 @@
+// @ts-check
 // chat: the room's chat panel. Lines carry the sender's name; spectators
 // are marked. Text is at most 500 characters (the server's limit).
 
@@ -5,12 +6,16 @@ import { h, replace } from "./dom.js";
 import { t, lang } from "./i18n.js";
 import { toast } from "./toast.js";
 
+/** @typedef {import("./types.js").ChatMessage} ChatMessage */
+
 const MAX_CHAT = 500;
 const KEEP = 200; // lines kept in the panel
 
 /**
  * createChat returns {el, add(msg), redraw(), setYou(id)}. send(text) must
  * return true when the line went out.
+ * @param {{send: (text: string) => boolean}} opts
+ * @returns {{el: HTMLElement, add: (msg: ChatMessage) => void, redraw: () => void, setYou: (id: string | null | undefined) => void}}
  */
 export function createChat({ send }) {
   const lines = [];

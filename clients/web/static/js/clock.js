@@ -1,3 +1,4 @@
+// @ts-check
 // clock: the turn clocks' countdown beside each seat. The server sends
 // each seat's remaining time with every state (state.clock, an extension:
 // only matches created with a clock have one); the page counts down from
@@ -6,16 +7,22 @@
 
 import { h } from "./dom.js";
 
-/** LOW_MS is when a running clock turns red. */
+/** LOW_MS is when a running clock turns red. @type {number} */
 export const LOW_MS = 10000;
 
-/** CLOCK_CHOICES are the create form's clocks: [perMove, bank] seconds. */
+/**
+ * CLOCK_CHOICES are the create form's clocks: [perMove, bank] seconds.
+ * @type {[number, number][]}
+ */
 export const CLOCK_CHOICES = [[5, 15], [10, 60], [15, 300], [30, 600]];
 
 let latest = null; // {seats, at (performance.now() at arrival)}
 let timer = null;
 
-/** setClock takes the clock of the newest state to arrive (or none). */
+/**
+ * setClock takes the clock of the newest state to arrive (or none).
+ * @param {any} clock a state's clock: {seats: [{remainingMs, running}…]}, or none
+ */
 export function setClock(clock) {
   latest = clock && Array.isArray(clock.seats) ? { seats: clock.seats, at: performance.now() } : null;
   tick();
@@ -23,14 +30,22 @@ export function setClock(clock) {
   if (!latest && timer) { clearInterval(timer); timer = null; }
 }
 
-/** remainingMs is seat i's time now, or null without a clock. */
+/**
+ * remainingMs is seat i's time now, or null without a clock.
+ * @param {number} i
+ * @returns {number | null}
+ */
 export function remainingMs(i) {
   const s = latest && latest.seats[i];
   if (!s) return null;
   return Math.max(0, s.remainingMs - (s.running ? performance.now() - latest.at : 0));
 }
 
-/** formatClock shows ms as m:ss (h:mm:ss past an hour; tenths under 10 s). */
+/**
+ * formatClock shows ms as m:ss (h:mm:ss past an hour; tenths under 10 s).
+ * @param {number} ms
+ * @returns {string}
+ */
 export function formatClock(ms) {
   if (ms < LOW_MS) return (Math.floor(ms / 100) / 10).toFixed(1);
   const s = Math.ceil(ms / 1000);
@@ -39,7 +54,11 @@ export function formatClock(ms) {
   return hh > 0 ? `${hh}:${two(mm)}:${two(ss)}` : `${mm}:${two(ss)}`;
 }
 
-/** seatClock is the countdown element of seat i (filled by the ticker). */
+/**
+ * seatClock is the countdown element of seat i (filled by the ticker).
+ * @param {number} i
+ * @returns {HTMLElement}
+ */
 export function seatClock(i) {
   const el = h("span", { class: "seat-clock", "data-clock-seat": String(i) });
   fill(el);

@@ -1,3 +1,4 @@
+// @ts-check
 // conn: one WebSocket to a match (docs/protocol.md, "WebSocket"). It says
 // hello with the seat's credentials (or as a spectator), hands every state,
 // error and chat message to its callbacks, keys move promises by the move
@@ -10,6 +11,24 @@
 // does not apply makes it send a sync and wait for the whole state.
 
 import { applyPatch } from "./patch.js";
+
+/** @typedef {import("./types.js").StateMessage} StateMessage */
+/** @typedef {import("./types.js").ErrorMessage} ErrorMessage */
+/** @typedef {import("./types.js").ChatMessage} ChatMessage */
+/** @typedef {import("./types.js").Seat} Seat */
+
+/**
+ * What a Conn is opened with.
+ * @typedef {object} ConnOptions
+ * @property {string} game
+ * @property {string} matchID
+ * @property {Seat | null} seat null for a spectator
+ * @property {(state: StateMessage) => void} [onState]
+ * @property {(err: ErrorMessage) => void} [onError]
+ * @property {(msg: ChatMessage) => void} [onChat]
+ * @property {(status: "connecting" | "open" | "reconnecting" | "closed") => void} [onStatus]
+ * @property {() => void} [onUnauthorized]
+ */
 
 const BACKOFF_MIN_MS = 500; // first retry delay
 const BACKOFF_MAX_MS = 10000; // the delay doubles up to this
@@ -25,6 +44,7 @@ const MOVE_TIMEOUT_MS = 15000; // a move with no ack nor error by then is reject
  * refuses the hello's credentials before any state arrived.
  */
 export class Conn {
+  /** @param {ConnOptions} opts */
   constructor(opts) {
     this.opts = opts;
     this.ws = null;
@@ -195,6 +215,12 @@ export class Conn {
     this.pending.clear();
   }
 
+  /**
+   * send writes one client message; false when not connected (or before
+   * the first state).
+   * @param {object} obj
+   * @returns {boolean}
+   */
   send(obj) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.gotState) return false;
     this.ws.send(JSON.stringify(obj));
@@ -206,6 +232,9 @@ export class Conn {
    * ack is its id, or rejected with {code, message[, messageZh]}: the
    * server's error whose ref is its id, "disconnected" when not connected,
    * "lost" when the connection dropped first, "timeout" after 15 s.
+   * @param {string} name
+   * @param {any[]} args
+   * @returns {Promise<StateMessage>}
    */
   move(name, args) {
     const id = this.nextID++;
@@ -220,13 +249,24 @@ export class Conn {
     });
   }
 
-  /** chat sends a chat line; it returns false when not connected. */
+  /**
+   * chat sends a chat line; it returns false when not connected.
+   * @param {string} text
+   * @returns {boolean}
+   */
   chat(text) { return this.send({ type: "chat", text }); }
 
-  /** autoplay turns the server's bot on or off for this seat. */
+  /**
+   * autoplay turns the server's bot on or off for this seat.
+   * @param {boolean} on
+   * @returns {boolean} false when not connected
+   */
   autoplay(on) { return this.send({ type: "autoplay", on: !!on }); }
 
-  /** sync asks for the full current view. */
+  /**
+   * sync asks for the full current view.
+   * @returns {boolean} false when not connected
+   */
   sync() { return this.send({ type: "sync" }); }
 
   /**

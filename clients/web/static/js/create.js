@@ -1,3 +1,4 @@
+// @ts-check
 // create: the create-match form of one catalog entry: number of players,
 // a person or a bot level for every seat but the creator's, the game's
 // setupOptions rendered as inputs, and "unlisted".
@@ -7,6 +8,10 @@ import { t, pick } from "./i18n.js";
 import { levelLabel } from "./botname.js";
 import { CLOCK_CHOICES } from "./clock.js";
 import { loadConfigs, chosenConfig, setChosen, openLLMDialog, wire } from "./llmconfigs.js";
+
+/** @typedef {import("./types.js").CatalogEntry} CatalogEntry */
+/** @typedef {import("./types.js").CreateBody} CreateBody */
+/** @typedef {import("./types.js").SetupOption} SetupOption */
 
 // OWN is the bot level of a seat played by the player's own LLM endpoint,
 // offered where the catalog says the server allows it (ownLLM).
@@ -22,6 +27,9 @@ const DEFAULT_PLAYERS = { gongzhu: 4 };
  * resolves true when the match was made. Where the server allows it
  * (g.ownLLM), a seat may be "your own LLM": the chosen configuration of
  * the browser's (llmconfigs.js) goes with the request as llm.
+ * @param {CatalogEntry} g
+ * @param {{onCreate: (body: CreateBody) => Promise<boolean>}} opts
+ * @returns {HTMLFormElement}
  */
 export function createForm(g, { onCreate }) {
   const min = g.minPlayers, max = g.maxPlayers;
@@ -144,6 +152,13 @@ export function createForm(g, { onCreate }) {
   return form;
 }
 
+/**
+ * optionInput is the input of setup option key: a checkbox, a select of
+ * its choices, or a number.
+ * @param {string} key
+ * @param {SetupOption} o
+ * @returns {HTMLInputElement | HTMLSelectElement}
+ */
 function optionInput(key, o) {
   const name = "opt-" + key;
   if (o.type === "bool") return h("input", { type: "checkbox", name, checked: !!o.default });
@@ -160,11 +175,21 @@ function optionInput(key, o) {
   return h("input", attrs);
 }
 
+/**
+ * @param {any} c an enum choice: a value, or {label, …}
+ * @returns {string}
+ */
 function choiceLabel(c) {
   if (c && typeof c === "object") return pick(c.label || c) || JSON.stringify(c);
   return String(c);
 }
 
+/**
+ * readOption is the value of an option's input, as the option's type says.
+ * @param {SetupOption} o
+ * @param {HTMLInputElement | HTMLSelectElement} input
+ * @returns {any}
+ */
 function readOption(o, input) {
   if (o.type === "bool") return input.checked;
   if (input.tagName === "SELECT") {

@@ -1,3 +1,4 @@
+// @ts-check
 // dom: a tiny element builder so views read as trees, not as strings of
 // HTML (no innerHTML with user data anywhere).
 
@@ -5,8 +6,14 @@
  * h builds an element. attrs: "class", "text", "on<event>" (listeners),
  * "dataset", boolean properties (disabled, checked, hidden) and other
  * attributes. Children may be nodes, strings, numbers, arrays, or null.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...any} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs, ...children) {
+  /** @type {any} (the attrs reach properties such as value) */
   const el = document.createElement(tag);
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
@@ -33,12 +40,19 @@ function append(el, children) {
   }
 }
 
-/** clear removes every child of el. */
+/**
+ * clear removes every child of el.
+ * @param {Node} el
+ */
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
 
-/** replace clears el and appends children. */
+/**
+ * replace clears el and appends children.
+ * @param {Node} el
+ * @param {...any} children
+ */
 export function replace(el, ...children) {
   clear(el);
   append(el, children);

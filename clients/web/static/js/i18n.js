@@ -1,5 +1,9 @@
+// @ts-check
 // i18n: the host's English and Chinese strings, plugin string merging, and
 // the current language (from localStorage "chaguan:lang", else the browser).
+
+/** @typedef {import("./types.js").Strings} Strings */
+/** @typedef {import("./types.js").Label} Label */
 
 const LANG_KEY = "chaguan:lang";
 
@@ -394,12 +398,16 @@ function detect() {
 
 let current = detect();
 
-/** lang returns the current language, "en" or "zh". */
+/**
+ * lang returns the current language, "en" or "zh".
+ * @returns {string} "en" or "zh"
+ */
 export function lang() { return current; }
 
 /**
  * setLang switches the language, remembers it in localStorage and calls every
  * onLangChange listener. Unknown languages are ignored.
+ * @param {string} l
  */
 export function setLang(l) {
   if ((l !== "en" && l !== "zh") || l === current) return;
@@ -411,7 +419,11 @@ export function setLang(l) {
   }
 }
 
-/** onLangChange registers fn(lang); it returns a function that unregisters it. */
+/**
+ * onLangChange registers fn(lang); it returns a function that unregisters it.
+ * @param {(lang: string) => void} fn
+ * @returns {() => void}
+ */
 export function onLangChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -420,6 +432,9 @@ export function onLangChange(fn) {
 /**
  * t looks key up in the current language, then English, then returns the key
  * itself; "{name}" placeholders are replaced from params.
+ * @param {string} key
+ * @param {Record<string, any>} [params]
+ * @returns {string}
  */
 export function t(key, params) {
   let s = tables[current][key];
@@ -431,12 +446,17 @@ export function t(key, params) {
   return s;
 }
 
-/** has reports whether key exists in either table. */
+/**
+ * has reports whether key exists in either table.
+ * @param {string} key
+ * @returns {boolean}
+ */
 export function has(key) { return key in tables.en || key in tables.zh; }
 
 /**
  * merge adds a plugin's {en:{…}, zh:{…}} strings. Host keys are not
  * overwritten, so a plugin cannot change the host's texts by accident.
+ * @param {Strings} strings
  */
 export function merge(strings) {
   if (!strings || typeof strings !== "object") return;
@@ -451,14 +471,22 @@ export function merge(strings) {
 
 const hostKeys = { en: { ...tables.en }, zh: { ...tables.zh } };
 
-/** pick chooses from a server text {en, zh} in the current language. */
+/**
+ * pick chooses from a server text {en, zh} in the current language.
+ * @param {Label | string | null | undefined} text
+ * @returns {string}
+ */
 export function pick(text) {
   if (text === null || text === undefined) return "";
   if (typeof text === "string") return text;
   return text[current] || text.en || text.zh || "";
 }
 
-/** botLevel names a bot level in the current language. */
+/**
+ * botLevel names a bot level in the current language.
+ * @param {string} level
+ * @returns {string}
+ */
 export function botLevel(level) {
   const k = "bot." + level;
   return has(k) ? t(k) : level;

@@ -1,3 +1,4 @@
+// @ts-check
 // invite: the invite link with a copy button (navigator.clipboard, with a
 // select-and-execCommand fallback) and "copied" feedback.
 
@@ -5,7 +6,11 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { toast } from "./toast.js";
 
-/** inviteBox returns {el, redraw()} for url. */
+/**
+ * inviteBox returns {el, redraw()} for url.
+ * @param {string} url
+ * @returns {{el: HTMLElement, redraw: () => void}}
+ */
 export function inviteBox(url) {
   const label = h("span", { class: "invite-label muted small" });
   const input = h("input", { class: "input invite-url", readonly: true, value: url, "data-field": "invite",

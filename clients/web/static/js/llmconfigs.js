@@ -1,3 +1,4 @@
+// @ts-check
 // llmconfigs: the player's own LLM endpoints (docs/llm.md, "Your own
 // endpoint"), kept in this browser's localStorage only: a name, a base URL,
 // a model and an API key each. The dialog adds, edits, deletes and tests
@@ -9,10 +10,16 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { tryLLM } from "./api.js";
 
+/** @typedef {import("./types.js").LLMConfig} LLMConfig */
+/** @typedef {import("./types.js").OwnLLMWire} OwnLLMWire */
+
 const STORE_KEY = "chaguan:llmConfigs";
 const CHOSEN_KEY = "chaguan:llmChosen";
 
-/** loadConfigs returns the saved configurations [{id, name, baseURL, model, key}]. */
+/**
+ * loadConfigs returns the saved configurations [{id, name, baseURL, model, key}].
+ * @returns {LLMConfig[]}
+ */
 export function loadConfigs() {
   try {
     const list = JSON.parse(localStorage.getItem(STORE_KEY) || "[]");
@@ -26,7 +33,10 @@ function saveConfigs(list) {
   try { localStorage.setItem(STORE_KEY, JSON.stringify(list)); } catch (_) { /* private mode: kept for this page only */ }
 }
 
-/** chosenConfig returns the configuration the create form uses, or null. */
+/**
+ * chosenConfig returns the configuration the create form uses, or null.
+ * @returns {LLMConfig | null}
+ */
 export function chosenConfig() {
   const list = loadConfigs();
   let id = "";
@@ -34,12 +44,19 @@ export function chosenConfig() {
   return list.find((c) => c.id === id) || list[0] || null;
 }
 
-/** setChosen makes the configuration with id the one the create form uses. */
+/**
+ * setChosen makes the configuration with id the one the create form uses.
+ * @param {string} id
+ */
 export function setChosen(id) {
   try { localStorage.setItem(CHOSEN_KEY, id); } catch (_) { /* none */ }
 }
 
-/** wire is a configuration as the server takes it (protocol.OwnLLM). */
+/**
+ * wire is a configuration as the server takes it (protocol.OwnLLM).
+ * @param {LLMConfig} c
+ * @returns {OwnLLMWire}
+ */
 export function wire(c) {
   return { name: c.name, baseURL: c.baseURL, model: c.model, key: c.key || "" };
 }
@@ -68,6 +85,8 @@ function tryText(res) {
  * openLLMDialog shows the configurations dialog. onChange() is called
  * after every change (add, edit, delete, choice); the returned promise
  * resolves when the dialog closes.
+ * @param {{onChange?: () => void}} [opts]
+ * @returns {Promise<void>}
  */
 export function openLLMDialog({ onChange } = {}) {
   return new Promise((resolve) => {

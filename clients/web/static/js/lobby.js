@@ -1,3 +1,4 @@
+// @ts-check
 // lobby: the game list from /catalog, each game's open matches (refreshed
 // every few seconds), and the create form.
 
@@ -11,13 +12,24 @@ import { createForm } from "./create.js";
 import { botDisplayName } from "./botname.js";
 import { createMyMatches } from "./mymatches.js";
 
+/** @typedef {import("./types.js").CatalogEntry} CatalogEntry */
+/** @typedef {import("./types.js").Match} Match */
+/** @typedef {import("./types.js").CreateBody} CreateBody */
+
 const REFRESH_MS = 4000;
 
-/** mountLobby renders the lobby into el and returns its destroy function. */
+/**
+ * mountLobby renders the lobby into el and returns its destroy function.
+ * @param {HTMLElement} el
+ * @returns {() => void}
+ */
 export function mountLobby(el) {
+  /** @type {CatalogEntry[] | null} */
   let games = null;
+  /** @type {Error | null} */
   let failed = null;
-  const matches = new Map(); // game name -> Match[] | Error
+  /** @type {Map<string, Match[] | Error>} game name -> its open matches, or why they did not load */
+  const matches = new Map();
   let openForm = null; // name of the game whose create form is open
   let timer = null;
   let alive = true;
@@ -115,6 +127,7 @@ export function mountLobby(el) {
       h("div", { class: "row" }, buttons));
   };
 
+  /** @type {(g: CatalogEntry, body: CreateBody) => Promise<boolean>} */
   const doCreate = async (g, body) => {
     const name = needName();
     if (!name) return false;

@@ -1,3 +1,4 @@
+// @ts-check
 // mymatches: the lobby's "my matches", every seat this browser holds (see
 // store.js), newest first: the game, the other players, whose move it is
 // or that it is over, and one click back in. A match that expired, or
@@ -10,13 +11,19 @@ import { listSeats, setSeat, forgetSeat } from "./store.js";
 import { roomPath } from "./nav.js";
 import { botDisplayName } from "./botname.js";
 
-/** SHOWN is how many of the newest seats the lobby lists. */
+/** @typedef {import("./types.js").CatalogEntry} CatalogEntry */
+
+/**
+ * SHOWN is how many of the newest seats the lobby lists.
+ * @type {number}
+ */
 export const SHOWN = 8;
 
 /**
  * createMyMatches returns {el, refresh(games), redraw()}: el is the
  * section (hidden while there is nothing to list); refresh(games) asks
  * the server about each remembered seat, games being the catalog.
+ * @returns {{el: HTMLElement, refresh: (games: CatalogEntry[]) => Promise<void>, redraw: () => void}}
  */
 export function createMyMatches() {
   const el = h("section", { class: "my-matches", "data-section": "my-matches", hidden: true });

@@ -1,3 +1,4 @@
+// @ts-check
 // pacer: plays a match's states to the page in order, one at a time, at a
 // pace the eye can follow. Every game uses it through the room: the plugin
 // says how long it needs to show a state (its update returns milliseconds,
@@ -9,14 +10,26 @@
 // the latest one to arrive, so what the page shows and asks always belongs
 // to one state.
 
-/** SKIP is how many waiting states make the pacer jump to the newest. */
+/** @typedef {import("./types.js").State} State */
+/** @typedef {import("./types.js").UpdateOptions} UpdateOptions */
+
+/**
+ * SKIP is how many waiting states make the pacer jump to the newest.
+ * @type {number}
+ */
 export const SKIP = 40;
-/** MAX_WAIT caps the wait of one state, in ms, whatever a plugin asks. */
+/**
+ * MAX_WAIT caps the wait of one state, in ms, whatever a plugin asks.
+ * @type {number}
+ */
 export const MAX_WAIT = 20000;
 
 /**
  * after calls fn once wait is over: wait is milliseconds or a Promise (a
  * thenable), capped at MAX_WAIT. It returns a function that cancels.
+ * @param {number | Promise<unknown> | void | null | undefined} wait
+ * @param {() => void} fn
+ * @returns {() => void}
  */
 export function after(wait, fn) {
   let done = false;
@@ -38,7 +51,11 @@ export function after(wait, fn) {
   return () => { done = true; clearTimeout(timer); };
 }
 
-/** needsWait says whether a plugin's answer asks the pacer to wait. */
+/**
+ * needsWait says whether a plugin's answer asks the pacer to wait.
+ * @param {any} wait
+ * @returns {boolean}
+ */
 export function needsWait(wait) {
   return !!wait && (typeof wait.then === "function" || Number(wait) > 0);
 }
@@ -47,6 +64,8 @@ export function needsWait(wait) {
  * createPacer returns {push(state, {sync}), shown(), pending(), destroy()}.
  * show(state, {behind, sync}) draws a state and returns how long it needs
  * before the next one: milliseconds, a Promise, or nothing.
+ * @param {(s: State, opts: UpdateOptions) => (number | Promise<unknown> | void)} show
+ * @returns {{push: (s: State, opts?: {sync?: boolean}) => void, shown: () => State | null, pending: () => number, destroy: () => void}}
  */
 export function createPacer(show) {
   let queue = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // patch: RFC 6902 JSON Patch, for the patch messages the server sends a
 // connection that asked for them (docs/api.md, "Patches"). applyPatch
 // never changes the document it is given: it returns a new one that
@@ -8,6 +9,7 @@
 
 /** PatchError is thrown for an operation that cannot be applied. */
 export class PatchError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "PatchError";
@@ -17,7 +19,11 @@ export class PatchError extends Error {
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 const isContainer = (v) => v !== null && typeof v === "object";
 
-/** parsePointer splits an RFC 6901 JSON Pointer into its tokens. */
+/**
+ * parsePointer splits an RFC 6901 JSON Pointer into its tokens.
+ * @param {string} p
+ * @returns {string[]}
+ */
 export function parsePointer(p) {
   if (typeof p !== "string") throw new PatchError("a path must be a string");
   if (p === "") return [];
@@ -111,7 +117,12 @@ function replace(root, tokens, value, fresh) {
   return top;
 }
 
-/** deepEqual compares two JSON values. */
+/**
+ * deepEqual compares two JSON values.
+ * @param {any} a
+ * @param {any} b
+ * @returns {boolean}
+ */
 export function deepEqual(a, b) {
   if (a === b) return true;
   if (!isContainer(a) || !isContainer(b) || Array.isArray(a) !== Array.isArray(b)) return false;
@@ -124,6 +135,9 @@ export function deepEqual(a, b) {
  * applyPatch applies RFC 6902 operations (add, remove, replace, move, copy,
  * test) to doc and returns the new document; doc is never changed. Any
  * operation that cannot be applied throws a PatchError.
+ * @param {any} doc
+ * @param {{op: string, path: string, value?: any, from?: string}[]} ops
+ * @returns {any}
  */
 export function applyPatch(doc, ops) {
   if (!Array.isArray(ops)) throw new PatchError("a patch is an array of operations");

@@ -1,3 +1,4 @@
+// @ts-check
 // replay: the replay page at /m/{game}/{matchID}/replay. It fetches the
 // match step by step (GET /games/{game}/{id}/replay: what a spectator saw
 // at each stateID) and shows each step on the game's own board, mounted
@@ -12,14 +13,24 @@ import { botDisplayName } from "./botname.js";
 import { roomPath } from "./nav.js";
 import { after } from "./pacer.js";
 
-/** PLAY_MS is the least time a step stays on screen while playing. */
+/** @typedef {import("./types.js").ReplayStep} ReplayStep */
+
+/**
+ * PLAY_MS is the least time a step stays on screen while playing.
+ * @type {number}
+ */
 export const PLAY_MS = 700;
 /** PAGE is how many steps one request asks for. The server may answer
  * fewer (a page of a long match's big views is cut at about 1 MiB, and
  * says where the rest starts: next); page() asks again from there. */
 export const PAGE = 100;
 
-/** replayPath is the replay page's path of a match. */
+/**
+ * replayPath is the replay page's path of a match.
+ * @param {string} game
+ * @param {string} matchID
+ * @returns {string}
+ */
 export function replayPath(game, matchID) {
   return roomPath(game, matchID) + "/replay";
 }
@@ -40,7 +51,13 @@ function icon(name) {
   return s;
 }
 
-/** mountReplay renders the replay page into el and returns its destroy. */
+/**
+ * mountReplay renders the replay page into el and returns its destroy.
+ * @param {HTMLElement} el
+ * @param {string} game
+ * @param {string} matchID
+ * @returns {() => void}
+ */
 export function mountReplay(el, game, matchID) {
   // total: the number of steps; steps: step index -> the step; pages:
   // page number -> the promise of its steps, settled once all are in
@@ -96,6 +113,7 @@ export function mountReplay(el, game, matchID) {
     }
     return r.pages.get(n);
   };
+  /** @type {(i: number) => ReplayStep | undefined} */
   const loaded = (i) => r.steps.get(i);
   // ready loads what showing step i needs: its page, and the one before
   // when the log reaches back into it.

@@ -1,3 +1,4 @@
+// @ts-check
 // room: the match page at /m/{game}/{matchID}: header and invite link,
 // seats, the game plugin's area, the game-over banner with "play again",
 // and chat. One Conn per identity: sitting down or leaving reconnects and
@@ -27,7 +28,13 @@ const NEXT_POLL_MS = 3000; // how often a finished match is asked for nextMatchI
 // the seat to the bot (the server's rooms.TimeoutLeftText).
 const TIMEOUT_LEFT = "timeout: the seat passes to the bot";
 
-/** mountRoom renders the room into el and returns its destroy function. */
+/**
+ * mountRoom renders the room into el and returns its destroy function.
+ * @param {HTMLElement} el
+ * @param {string} game
+ * @param {string} matchID
+ * @returns {() => void}
+ */
 export function mountRoom(el, game, matchID) {
   const r = {
     info: null, plugin: undefined, seat: getSeat(matchID), conn: null, state: null,

@@ -1,3 +1,4 @@
+// @ts-check
 // seats: the room's seat list: names, bot badges, connection dots, "you";
 // "Sit here" on free seats for a visitor, "Add bot" for a seated player,
 // and the seated player's autoplay and leave controls.
@@ -7,11 +8,33 @@ import { t } from "./i18n.js";
 import { botBadges, isLLM, levelLabel } from "./botname.js";
 import { seatClock } from "./clock.js";
 
+/** @typedef {import("./types.js").Player} Player */
+
+/**
+ * What renderSeats draws from: the seats, the viewer ("" for a visitor),
+ * the bot levels, whose turn it is, and the room's persistent inputs and
+ * handlers.
+ * @typedef {object} SeatsView
+ * @property {Player[]} players
+ * @property {string} you
+ * @property {string[]} bots
+ * @property {string} [current] the seat to move, "" when none
+ * @property {boolean} over
+ * @property {HTMLInputElement} nameInput
+ * @property {(i: number) => HTMLSelectElement} botSelect
+ * @property {(i: number) => void} onSit
+ * @property {(i: number) => void} onBot
+ * @property {() => void} onLeave
+ * @property {(on: boolean) => void} onAutoplay
+ */
+
 /**
  * renderSeats builds the seats card.
  * r: {players, you ("" or an id), bots (levels), started, over,
  *     nameInput (a persistent <input>), botSelect(i) (a persistent <select>),
  *     onSit(i), onBot(i), onLeave(), onAutoplay(on)}
+ * @param {SeatsView} r
+ * @returns {HTMLElement}
  */
 export function renderSeats(r) {
   const seated = r.you !== "";
@@ -64,7 +87,11 @@ function seatRow(r, p, i, seated) {
     actions.length ? h("span", { class: "seat-actions" }, actions) : null);
 }
 
-/** botSelectFor makes the level chooser for a free seat. */
+/**
+ * botSelectFor makes the level chooser for a free seat.
+ * @param {string[]} levels
+ * @returns {HTMLSelectElement}
+ */
 export function botSelectFor(levels) {
   const sel = h("select", { class: "input small" },
     levels.map((b) => h("option", { value: b }, levelLabel(b))));

@@ -1,3 +1,4 @@
+// @ts-check
 // sound: short sounds for the table, made with Web Audio (no files to
 // load): your turn, a move, a capture or a trick taken, and the end. On by
 // default; the mute switch in the top bar is remembered in localStorage
@@ -10,15 +11,24 @@ const MUTE_KEY = "chaguan:mute";
 const listeners = new Set();
 let audio = null;
 
-/** KINDS are the sounds there are. */
+/**
+ * KINDS are the sounds there are.
+ * @type {string[]}
+ */
 export const KINDS = ["turn", "move", "capture", "end"];
 
-/** muted reports whether the player switched sounds off. */
+/**
+ * muted reports whether the player switched sounds off.
+ * @returns {boolean}
+ */
 export function muted() {
   try { return localStorage.getItem(MUTE_KEY) === "1"; } catch (_) { return false; }
 }
 
-/** setMuted switches sounds off (true) or on, and remembers it. */
+/**
+ * setMuted switches sounds off (true) or on, and remembers it.
+ * @param {boolean} on
+ */
 export function setMuted(on) {
   try {
     if (on) localStorage.setItem(MUTE_KEY, "1");
@@ -27,7 +37,11 @@ export function setMuted(on) {
   for (const fn of [...listeners]) fn(on);
 }
 
-/** onMuteChange calls fn(muted) on every switch; returns the unsubscribe. */
+/**
+ * onMuteChange calls fn(muted) on every switch; returns the unsubscribe.
+ * @param {(muted: boolean) => void} fn
+ * @returns {() => void}
+ */
 export function onMuteChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -50,6 +64,7 @@ const NOTES = {
  * player muted sounds. Every call is noted in window.__chaguanSounds
  * (kind and whether it was muted), so the browser tests can tell what the
  * page would have played.
+ * @param {string} kind one of KINDS
  */
 export function play(kind) {
   const notes = NOTES[kind];

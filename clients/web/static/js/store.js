@@ -1,26 +1,40 @@
+// @ts-check
 // store: what the browser remembers in localStorage. A seat is
 // "chaguan:seat:{matchID}" = {playerID, credentials, name, game, at} (game
 // and at, the time it was taken, feed "my matches"; seats stored before
 // they existed lack them); the player's name is "chaguan:name". Every
 // function survives disabled storage.
 
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").SeatEntry} SeatEntry */
+
 const NAME_KEY = "chaguan:name";
 const SEAT_PREFIX = "chaguan:seat:";
 const seatKey = (matchID) => SEAT_PREFIX + matchID;
 
-/** getName returns the remembered player name, or "". */
+/**
+ * getName returns the remembered player name, or "".
+ * @returns {string}
+ */
 export function getName() {
   try { return localStorage.getItem(NAME_KEY) || ""; } catch (_) { return ""; }
 }
 
-/** setName remembers a trimmed, non-empty player name. */
+/**
+ * setName remembers a trimmed, non-empty player name.
+ * @param {string} name
+ */
 export function setName(name) {
   const n = String(name || "").trim();
   if (!n) return;
   try { localStorage.setItem(NAME_KEY, n); } catch (_) { /* ignore */ }
 }
 
-/** getSeat returns {playerID, credentials, name} for matchID, or null. */
+/**
+ * getSeat returns {playerID, credentials, name} for matchID, or null.
+ * @param {string} matchID
+ * @returns {Seat | null}
+ */
 export function getSeat(matchID) {
   try {
     const raw = localStorage.getItem(seatKey(matchID));
@@ -34,6 +48,9 @@ export function getSeat(matchID) {
 /**
  * setSeat remembers the seat this browser holds in matchID of game (game
  * may be omitted when seat.game says it, or when rewriting a seat).
+ * @param {string} matchID
+ * @param {Seat} seat
+ * @param {string} [game]
  */
 export function setSeat(matchID, seat, game) {
   const old = getSeat(matchID);
@@ -49,6 +66,7 @@ export function setSeat(matchID, seat, game) {
 /**
  * listSeats returns every remembered seat as {matchID, playerID,
  * credentials, name, game, at}, the newest first.
+ * @returns {SeatEntry[]}
  */
 export function listSeats() {
   const out = [];
@@ -64,7 +82,10 @@ export function listSeats() {
   return out.sort((a, b) => b.at - a.at);
 }
 
-/** forgetSeat drops the remembered seat of matchID. */
+/**
+ * forgetSeat drops the remembered seat of matchID.
+ * @param {string} matchID
+ */
 export function forgetSeat(matchID) {
   try { localStorage.removeItem(seatKey(matchID)); } catch (_) { /* ignore */ }
 }

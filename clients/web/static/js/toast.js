@@ -1,3 +1,4 @@
+// @ts-check
 // toast: short notices at the bottom of the screen, and a styled confirm
 // dialog that replaces window.confirm.
 
@@ -7,6 +8,8 @@ import { t, lang } from "./i18n.js";
 /**
  * toast shows text for a few seconds. kind: "info" (default), "ok" or
  * "error". Errors stay longer and can be dismissed by a click.
+ * @param {string} text
+ * @param {"info" | "ok" | "error"} [kind]
  */
 export function toast(text, kind = "info") {
   const box = document.getElementById("toasts");
@@ -22,6 +25,8 @@ export function toast(text, kind = "info") {
 /**
  * errorText picks the message of a server error ({message, messageZh}) in the
  * current language.
+ * @param {any} err an ApiError, an error message or any thrown value
+ * @returns {string}
  */
 export function errorText(err) {
   if (!err) return "";
@@ -29,7 +34,10 @@ export function errorText(err) {
   return err.message || err.code || String(err);
 }
 
-/** toastError shows a server error in the current language. */
+/**
+ * toastError shows a server error in the current language.
+ * @param {any} err
+ */
 export function toastError(err) { toast(errorText(err), "error"); }
 
 /**
@@ -37,6 +45,10 @@ export function toastError(err) { toast(errorText(err), "error"); }
  * Escape and a click outside cancel. opts.danger marks a destructive
  * action (resign, leave): its button is seal red instead of jade, and
  * Cancel has the focus, so a stray Enter does not confirm it.
+ * @param {string} text
+ * @param {string} [okLabel]
+ * @param {{danger?: boolean}} [opts]
+ * @returns {Promise<boolean>} true when confirmed
  */
 export function confirmDialog(text, okLabel, opts = {}) {
   const danger = !!(opts && opts.danger);
