@@ -49,6 +49,15 @@ type differ struct {
 	// object diffed (G): the views of one move share most of their
 	// members, whose changes are then worked out once.
 	memo *[]memoOps
+	// copied are the values of b that a copy operation already put in
+	// place (see copies): diffed from the copy's source, not from a's.
+	copied []copiedVal
+}
+
+// copiedVal is a value of b (by identity) whose client-side value is now
+// old, copied there from elsewhere in the document.
+type copiedVal struct {
+	b, old []byte
 }
 
 // memoOps are the operations that turned member key's value a into b.
@@ -138,6 +147,14 @@ func (d *differ) object(a, b []byte) error {
 		d.op(opReplace, nil, b)
 		return nil
 	}
+	memo := d.memo
+	var viaCopy []bool // members of bm holding a value a copy put in place
+	if memo != nil {
+		var err error
+		if viaCopy, err = d.copies(am, bm, at); err != nil {
+			return err
+		}
+	}
 	for i, m := range am {
 		if find(bm, m.key, i) < 0 {
 			if err := d.withKey(m.key, func() error { d.op(opRemove, nil, nil); return nil }); err != nil {
@@ -145,12 +162,21 @@ func (d *differ) object(a, b []byte) error {
 			}
 		}
 	}
-	memo := d.memo
 	d.memo = nil // only for the top object's own members
 	defer func() { d.memo = memo }()
 	for i, m := range bm {
 		j := at[i]
-		if j < 0 || bytes.Equal(am[j].val, m.val) {
+		if j < 0 {
+			continue
+		}
+		old := d.copiedFrom(m.val, am[j].val)
+		if bytes.Equal(old, m.val) {
+			continue
+		}
+		if viaCopy != nil && viaCopy[i] {
+			if err := d.withKey(m.key, func() error { return d.diff(old, m.val) }); err != nil {
+				return err
+			}
 			continue
 		}
 		if memo != nil {
@@ -160,7 +186,7 @@ func (d *differ) object(a, b []byte) error {
 			}
 		}
 		mark := len(d.out)
-		if err := d.withKey(m.key, func() error { return d.diff(am[j].val, m.val) }); err != nil {
+		if err := d.withKey(m.key, func() error { return d.diff(old, m.val) }); err != nil {
 			return err
 		}
 		if memo != nil {
@@ -176,6 +202,116 @@ func (d *differ) object(a, b []byte) error {
 		}
 	}
 	return nil
+}
+
+// minCopy is the shortest array worth a copy operation (see copies).
+const minCopy = 256
+
+// copies looks, among the members of the top object (G) that are
+// objects, for an array that extends an array member of the old top
+// object held elsewhere: a round's finished tricks, which become the
+// last round's. It writes a copy operation for each, first of all, while
+// the source is still as the client holds it, so the array costs its new
+// entries instead of being sent again whole; the diff then goes on from
+// the copy (d.copied). at maps bm to am (find). viaCopy[i] is true when
+// bm[i] holds such an array: its operations depend on the copy, so they
+// are not shared through the memo.
+func (d *differ) copies(am, bm []member, at []int) (viaCopy []bool, err error) {
+	var srcs []int // array members of a long enough to copy
+	for j, m := range am {
+		if len(m.val) >= minCopy && m.val[0] == '[' {
+			srcs = append(srcs, j)
+		}
+	}
+	if len(srcs) == 0 {
+		return nil, nil
+	}
+	for i, m := range bm {
+		j := at[i]
+		if j < 0 || len(m.val) < minCopy || m.val[0] != '{' || am[j].val[0] != '{' || bytes.Equal(am[j].val, m.val) {
+			continue
+		}
+		start := len(d.mem)
+		if err := d.splitAfter(am[j].val, 0, true, nil); err != nil {
+			d.mem = d.mem[:start]
+			return nil, err
+		}
+		mid := len(d.mem)
+		if err := d.splitAfter(m.val, 0, true, nil); err != nil {
+			d.mem = d.mem[:start]
+			return nil, err
+		}
+		olds, news := d.mem[start:mid], d.mem[mid:]
+		for _, n := range news {
+			k := find(olds, n.key, 0)
+			if k < 0 || len(n.val) < minCopy || n.val[0] != '[' || bytes.Equal(olds[k].val, n.val) || bytes.HasPrefix(n.val, trimClose(olds[k].val)) {
+				continue // new, short, unchanged, or appended to as it is
+			}
+			for _, s := range srcs {
+				if s == j || !extends(n.val, am[s].val) {
+					continue
+				}
+				if !d.copyOp(am[s].key, m.key, n.key) {
+					continue
+				}
+				d.copied = append(d.copied, copiedVal{b: n.val, old: am[s].val})
+				if viaCopy == nil {
+					viaCopy = make([]bool, len(bm))
+				}
+				viaCopy[i] = true
+				break
+			}
+		}
+		d.mem = d.mem[:start]
+	}
+	return viaCopy, nil
+}
+
+// extends reports whether the array b begins with every entry of the
+// array a (as encoded: compact, as the room's encoders write) and has
+// more.
+func extends(b, a []byte) bool {
+	head := trimClose(a)
+	return len(head) > 1 && len(b) > len(head) && bytes.HasPrefix(b, head) && b[len(head)] == ','
+}
+
+// trimClose is a compact array without its closing bracket.
+func trimClose(a []byte) []byte { return a[:len(a)-1] }
+
+// copiedFrom returns the value the client holds for b: what a copy put
+// there, or else old.
+func (d *differ) copiedFrom(b, old []byte) []byte {
+	for _, c := range d.copied {
+		if sameSlice(c.b, b) {
+			return c.old
+		}
+	}
+	return old
+}
+
+// copyOp appends a copy of the member from of the object at d.path to
+// its member to's member sub (keys as raw JSON strings); false when a key
+// cannot be read (nothing is written).
+func (d *differ) copyOp(from, to, sub []byte) bool {
+	mark := len(d.path)
+	defer func() { d.path = d.path[:mark] }()
+	return d.withKey(from, func() error {
+		fromPath := bytes.Clone(d.path)
+		d.path = d.path[:mark]
+		return d.withKey(to, func() error {
+			return d.withKey(sub, func() error {
+				if len(d.out) > 0 {
+					d.out = append(d.out, ',')
+				}
+				d.out = append(d.out, `{"op":"copy","from":`...)
+				d.out = appendPointer(d.out, fromPath, nil)
+				d.out = append(d.out, `,"path":`...)
+				d.out = appendPointer(d.out, d.path, nil)
+				d.out = append(d.out, '}')
+				return nil
+			})
+		})
+	}) == nil
 }
 
 // hasDuplicates reports whether two of ms have the same key.
@@ -766,7 +902,7 @@ func (p *patchSet) sharedOps(from *frame) *patchOps {
 	}
 	to := p.to
 	d := &p.d
-	d.out = d.out[:0]
+	d.out, d.copied = d.out[:0], d.copied[:0]
 	var err error
 	for _, part := range []struct {
 		path     string
@@ -807,7 +943,7 @@ func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
 		}
 	}
 	d := &p.d
-	d.out = d.out[:0]
+	d.out, d.copied = d.out[:0], d.copied[:0]
 	d.path = append(d.path[:0], "/G"...)
 	a, b := from.g(fromV), p.to.g(toV)
 	am := from.members(fromV, nil, nil)
@@ -894,7 +1030,19 @@ func (r *room) sendPatch(v *Viewer, p *patchSet, ack *int64) {
 		msg = p.to.patch(m.from.seq, ack, m.body)
 	}
 	v.sent = sentView{f: p.to, seat: v.seat}
-	r.send(v, msg)
+	if v.sink.Send(msg) {
+		return
+	}
+	// The viewer fell behind: its queue is full. Rather than drop it, its
+	// queued views give way to the whole view, when the sink can do that
+	// without losing an ack (Resyncer).
+	if rs, ok := v.sink.(Resyncer); ok && rs.Resync(p.to.encode(v.seat, ack)) {
+		r.log.Info("resynced slow patch viewer", "seat", v.seat)
+		return
+	}
+	r.log.Info("dropping slow viewer", "seat", v.seat)
+	r.disconnect(v)
+	v.sink.Close()
 }
 
 // sameVals reports whether a and b hold equal values, in order.

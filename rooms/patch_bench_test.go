@@ -2,8 +2,12 @@ package rooms
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -283,5 +287,136 @@ func BenchmarkGongzhuBroadcast(b *testing.B) {
 				b.ReportMetric(float64(n)/float64(b.N*len(benchViewers)), "B/viewer/move")
 			})
 		})
+	}
+}
+
+// patchBytes is the bytes per viewer per move of the patch messages of
+// frames[from] to frames[to] for the five viewers, each patch from the
+// previous move's view, as BenchmarkGongzhuPatch counts them.
+func patchBytes(t testing.TB, frames []*frame, from, to int) float64 {
+	var n int64
+	for i := from; i < to; i++ {
+		p := patchSet{to: frames[i+1]}
+		for _, v := range benchViewers {
+			m := p.message(sentView{f: frames[i], seat: v}, v)
+			if !m.ok {
+				n += int64(len(frames[i+1].encode(v, nil)))
+				continue
+			}
+			n += int64(len(m.msg))
+		}
+	}
+	return float64(n) / float64((to-from)*len(benchViewers))
+}
+
+// TestPatchBytesFlatWithDepth: a viewer of a match 5,000 moves deep reads
+// as many bytes per move as one of a new match, though its whole view is
+// four times larger: over a whole round (52 moves, its end included:
+// round 2 against round 101) and over the first 50 moves of a match
+// against 50 moves from move 5,000 (no round ends in either). Logged with
+// -v, as docs/performance.md quotes them.
+func TestPatchBytesFlatWithDepth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 5,600 moves")
+	}
+	shallow, deep := gongzhuFrames(t, 0), gongzhuFrames(t, 5200)
+	round2, round101 := patchBytes(t, shallow, 52, 104), patchBytes(t, deep, 0, 52)
+	// From move 5,000: frames of depth 5200 start there; the window of
+	// moves 5,000-5,049 is built from a room played that far.
+	first50 := patchBytes(t, shallow, 0, 50)
+	at5000 := patchBytes(t, gongzhuFramesAt(t, 4992, 51), 0, 50)
+	t.Logf("bytes per viewer per move: round 2 %.0f, round 101 %.0f; moves 1-50 %.0f, moves 4,993-5,042 %.0f; whole view at move 0 %d B, at 5,200 %d B",
+		round2, round101, first50, at5000, len(shallow[0].g(0)), len(deep[0].g(0)))
+	if round101 > round2*1.05 || at5000 > first50*1.05 {
+		t.Fatalf("a deep match's viewer reads more per move: round 2 %.0f, round 101 %.0f; first 50 %.0f, from 4,993 %.0f", round2, round101, first50, at5000)
+	}
+}
+
+// gongzhuFramesAt is gongzhuFrames for n frames from move depth (not
+// kept).
+func gongzhuFramesAt(tb testing.TB, depth, n int) []*frame {
+	r := testRoom(tb, gongzhu.Game, 4, 17)
+	rng := rand.New(rand.NewPCG(17, 18))
+	var fs []*frame
+	for i := 0; i < depth+n; i++ {
+		if i >= depth {
+			fs = append(fs, r.frame())
+		}
+		before := r.st.Status()
+		name, args, err := r.st.Bot("easy", before.Current, rng)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		next, err := r.st.Apply(before.Current, name, args)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		nr, err := r.successor(before.Current, name, args, before, next, false)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		nr.StateID++
+		r.rec, r.st = nr, next
+	}
+	return append(fs, r.frame())
+}
+
+// TestPatchBytesByPart logs where the bytes of the Gong Zhu patches go:
+// each operation of each message of the benchmark's moves to five
+// viewers, counted against the part of the view it touches, and the
+// envelope (the message without its operations). docs/performance.md
+// quotes it; run with -v.
+func TestPatchBytesByPart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 5,600 moves")
+	}
+	part := func(path string) string {
+		for _, p := range []struct{ prefix, name string }{
+			{"/log", "log"}, {"/ctx", "ctx"}, {"/G/tricks", "G.tricks"}, {"/G/trick", "G.trick"},
+			{"/G/handCounts", "G.handCounts"}, {"/G/current", "G.current"}, {"/G/players", "G.players"},
+			{"/G/pointCards", "G.pointCards, G.roundScores"}, {"/G/roundScores", "G.pointCards, G.roundScores"},
+		} {
+			if strings.HasPrefix(path, p.prefix) {
+				return p.name
+			}
+		}
+		return "the round's end (lastRound, history, scoreboard, totals, round; G once)"
+	}
+	for _, depth := range benchDepths {
+		frames := gongzhuFrames(t, depth)
+		by := map[string]int{}
+		var total, msgs int
+		for i := range benchMoves {
+			p := patchSet{to: frames[i+1]}
+			for _, v := range benchViewers {
+				m := p.message(sentView{f: frames[i], seat: v}, v)
+				if !m.ok {
+					t.Fatalf("move %d viewer %d: a state, not a patch", depth+i, v)
+				}
+				var msg struct{ Ops []json.RawMessage }
+				if err := json.Unmarshal(m.msg, &msg); err != nil {
+					t.Fatal(err)
+				}
+				ops := 0
+				for _, o := range msg.Ops {
+					var op protocol.PatchOp
+					if err := json.Unmarshal(o, &op); err != nil {
+						t.Fatal(err)
+					}
+					by[part(op.Path)] += len(o) + 1
+					ops += len(o) + 1
+				}
+				by["envelope"] += len(m.msg) - ops
+				total += len(m.msg)
+				msgs++
+			}
+		}
+		names := slices.Collect(maps.Keys(by))
+		slices.SortFunc(names, func(a, b string) int { return by[b] - by[a] })
+		var out strings.Builder
+		for _, n := range names {
+			fmt.Fprintf(&out, "\n  %-72s %6.1f", n, float64(by[n])/float64(msgs))
+		}
+		t.Logf("moves %d-%d: %.1f bytes per viewer per move:%s", depth+1, depth+benchMoves, float64(total)/float64(msgs), out.String())
 	}
 }

@@ -41,6 +41,50 @@ func Superseded(msg []byte) bool {
 	return g >= 0 && !bytes.Contains(rest[:g], []byte(`,"ack":`))
 }
 
+// Resyncer is a Sink that can bring a patch viewer that fell behind up to
+// date instead of dropping it. When Send refuses a patch (the queue is
+// full), the room calls Resync with the viewer's whole view as a state
+// message: the sink removes the queued messages that only carried views
+// (ResyncDroppable), queues the state and returns true; it returns false,
+// changing nothing, when a queued view carried an ack (the answer to a
+// move, which must not be lost) or when that leaves no room. The room
+// then drops the viewer as before.
+type Resyncer interface {
+	Resync(state []byte) bool
+}
+
+// ResyncDroppable reports, for each message of a patch viewer's queue,
+// whether a whole state queued after them makes it redundant: a patch or
+// a state without ack. ok is false when a queued patch or state carries
+// an ack, which a resync would lose.
+func ResyncDroppable(queue [][]byte) (drop []bool, ok bool) {
+	drop = make([]bool, len(queue))
+	for i, msg := range queue {
+		switch {
+		case IsPatch(msg):
+			if patchHasAck(msg) {
+				return nil, false
+			}
+			drop[i] = true
+		case bytes.HasPrefix(msg, []byte(`{"type":"state"`)):
+			if !Superseded(msg) {
+				return nil, false
+			}
+			drop[i] = true
+		}
+	}
+	return drop, true
+}
+
+// patchHasAck reports whether the patch message msg, as the room writes
+// it, carries an ack: its head is the type, stateID, base, then ack when
+// there is one, then the operations.
+func patchHasAck(msg []byte) bool {
+	head := msg[:min(len(msg), 96)]
+	ops := bytes.Index(head, []byte(`,"ops":`))
+	return ops < 0 || bytes.Contains(head[:ops], []byte(`,"ack":`))
+}
+
 // IsPatch reports whether msg is a patch message, as the room writes it.
 func IsPatch(msg []byte) bool { return bytes.HasPrefix(msg, []byte(patchHead)) }
 
@@ -198,10 +242,10 @@ type (
 		name    string
 		args    json.RawMessage
 		err     error
-		// thinking: not an answer but the news that a Player is taking
+		// thinking: not an answer but the news that an Engine is taking
 		// a while (roombot.go).
 		thinking bool
-		reason   string                // the Player's reason (LogEntry.BotReason)
+		reason   string                // the Engine's reason (LogEntry.BotReason)
 		fallback *protocol.LogFallback // the fallback level played instead
 	}
 )

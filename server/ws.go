@@ -90,6 +90,41 @@ func (c *conn) dropSuperseded() bool {
 	return len(c.queue) < c.s.cfg.WS.SendBuffer
 }
 
+// Resync implements rooms.Resyncer: a patch viewer whose queue is full
+// gets its whole view instead of being dropped. The queued patches and
+// states without ack give way to state, the rest (acked views aside,
+// which refuse the resync) stays in order; false when that leaves no room.
+func (c *conn) Resync(state []byte) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return true // closing: drop silently, as Send does
+	}
+	drop, ok := rooms.ResyncDroppable(c.queue)
+	if !ok {
+		return false
+	}
+	n := 0
+	for _, d := range drop {
+		if !d {
+			n++
+		}
+	}
+	if n >= c.s.cfg.WS.SendBuffer {
+		return false
+	}
+	kept := c.queue[:0]
+	for i, f := range c.queue {
+		if !drop[i] {
+			kept = append(kept, f)
+		}
+	}
+	clear(c.queue[len(kept):])
+	c.queue = append(kept, state)
+	c.startWriter()
+	return true
+}
+
 // queued is the number of frames waiting.
 func (c *conn) queued() int {
 	c.mu.Lock()

@@ -173,7 +173,7 @@ func (r *runner) playLeanSeat(runCtx, pairCtx context.Context, c *leanConn, p *p
 			if sent := p.pending.Swap(0); sent != 0 {
 				s.opp = append(s.opp, time.Since(time.Unix(0, sent)))
 			}
-			if pace.Wait(pairCtx) != nil { // not timed: the pause is ours
+			if r.wait(pairCtx, pace) != nil { // not timed: the pause is ours
 				continue
 			}
 			start = time.Now()

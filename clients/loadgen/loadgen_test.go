@@ -33,6 +33,8 @@ func TestParseFlags(t *testing.T) {
 		{name: "no pacing", args: []string{"-seat-rate", "0", "-seat-burst", "0"}},
 		{name: "negative rate", args: []string{"-seat-rate", "-1"}, wantErr: "-seat-rate"},
 		{name: "rate without burst", args: []string{"-seat-rate", "5", "-seat-burst", "0"}, wantErr: "-seat-rate"},
+		{name: "total rate", args: []string{"-rate", "1000", "-seat-rate", "0"}},
+		{name: "negative total rate", args: []string{"-rate", "-5"}, wantErr: "-rate"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected"},
 		{name: "full client", args: []string{"-client", "full"}},
 		{name: "lean client", args: []string{"-client", "lean"}},

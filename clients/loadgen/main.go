@@ -5,11 +5,14 @@
 // each match, each the first legal card of its own view, and a spectator
 // watches it, so every move fans out five different views; Gong Zhu never
 // ends, so its matches run until the run does. The lean client also
-// reports the state-frame bytes each viewer read per move. With -patches
-// every connection asks for patches (docs/api.md, "Patches") and holds its
-// view as clients/client does, and the bytes counted are those of its
-// state and patch frames; -patches=both runs once with whole states and
-// once with patches, each for -duration, and compares the two.
+// reports the state-frame bytes each viewer read per move. By default
+// (-patches true, what a current client does) every connection asks for
+// patches (docs/api.md, "Patches") and holds its view as clients/client
+// does, and the bytes counted are those of its state and patch frames;
+// -patches=false asks for whole states on every change, and -patches=both
+// runs once with whole states and once with patches, each for -duration,
+// and compares the two. -seat-rate paces each seat; -rate caps the moves
+// of all seats together, for latency at a chosen total rate.
 //
 //	go run ./clients/loadgen -url http://127.0.0.1:8080 -matches 100 -duration 20s
 //
@@ -69,6 +72,9 @@ type config struct {
 	// no pacing.
 	SeatRate  float64
 	SeatBurst int
+	// Rate caps the moves of all seats together (-rate, moves per second;
+	// 0: no cap), for latency below saturation at a chosen total rate.
+	Rate float64
 	// CPUProfile, if set, is where the load generator's own CPU profile goes.
 	CPUProfile string
 	// Client is how seats connect: clientLean or clientFull.
@@ -96,7 +102,7 @@ type patchesFlag struct{ v *string }
 
 func (f patchesFlag) String() string {
 	if f.v == nil {
-		return patchesOff
+		return patchesOn
 	}
 	return *f.v
 }
@@ -241,11 +247,12 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	// a margin for network jitter bunching two moves together.
 	fs.Float64Var(&c.SeatRate, "seat-rate", 18, "moves per second per seat, 0 for no pacing (the server refuses over 20/s by default)")
 	fs.IntVar(&c.SeatBurst, "seat-burst", 15, "burst of the per-seat pacing")
+	fs.Float64Var(&c.Rate, "rate", 0, "moves per second of all seats together, 0 for no cap (on top of -seat-rate)")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write the load generator's own CPU profile to this file")
 	fs.StringVar(&c.Client, "client", clientLean, "how seats connect: lean (one goroutine per seat, frames scanned) or full (clients/client)")
 	fs.StringVar(&c.Game, "game", gameName, "game to play: gomoku (2 seats) or gongzhu (4 seats and a spectator, lean client only)")
-	c.Patches = patchesOff
-	fs.Var(patchesFlag{&c.Patches}, "patches", "ask for patches (docs/api.md, \"Patches\"): true, false, or both for a run with each, one after the other")
+	c.Patches = patchesOn
+	fs.Var(patchesFlag{&c.Patches}, "patches", "ask for patches (docs/api.md, \"Patches\"), as current clients do: true, false (whole states on every change), or both for a run with each, one after the other")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -268,6 +275,8 @@ func (c config) check() error {
 		return fmt.Errorf("-move-timeout %s: must be positive", c.MoveTimeout)
 	case c.SeatRate < 0 || (c.SeatRate > 0 && c.SeatBurst < 1):
 		return fmt.Errorf("-seat-rate %g -seat-burst %d: rate must be 0 or more, burst 1 or more", c.SeatRate, c.SeatBurst)
+	case c.Rate < 0:
+		return fmt.Errorf("-rate %g: must be 0 or more", c.Rate)
 	case c.SetupLimit < 1 || c.SetupLimit > 1000:
 		return fmt.Errorf("-setup-concurrency %d: must be 1-1000", c.SetupLimit)
 	case c.Client != clientLean && c.Client != clientFull:

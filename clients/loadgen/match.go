@@ -34,6 +34,8 @@ type runner struct {
 	// gaps counts the syncs lean connections sent for a patch that did not
 	// apply (never, against a healthy server).
 	gaps atomic.Int64
+	// total is -rate, the cap on all seats' moves together; nil for none.
+	total *rate.Limiter
 }
 
 // pairing is what the seats of one match share: when a seat sent its
@@ -218,7 +220,7 @@ func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *sa
 			if sent := p.pending.Swap(0); sent != 0 {
 				s.opp = append(s.opp, time.Since(time.Unix(0, sent)))
 			}
-			if pace.Wait(ctx) != nil { // not timed: the pause is ours
+			if r.wait(ctx, pace) != nil { // not timed: the pause is ours
 				return false
 			}
 			next, ok := r.moveOnce(ctx, c, st, p, s)
@@ -318,6 +320,18 @@ func (r *runner) pacer() *rate.Limiter {
 		return rate.NewLimiter(rate.Inf, 0)
 	}
 	return rate.NewLimiter(rate.Limit(r.cfg.SeatRate), r.cfg.SeatBurst)
+}
+
+// wait waits for a seat's turn to send a move: its own pacing, then the
+// cap on all seats' moves (-rate).
+func (r *runner) wait(ctx context.Context, pace *rate.Limiter) error {
+	if err := pace.Wait(ctx); err != nil {
+		return err
+	}
+	if r.total != nil {
+		return r.total.Wait(ctx)
+	}
+	return nil
 }
 
 // sleep waits d or until ctx ends.

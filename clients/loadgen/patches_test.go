@@ -15,15 +15,17 @@ import (
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
-// TestPatchesFlag: -patches alone asks for patches, "both" for a run with
-// each, and anything else is refused.
+// TestPatchesFlag: patches by default and with -patches alone, whole
+// states with -patches=false, "both" for a run with each, and anything
+// else is refused.
 func TestPatchesFlag(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{nil, patchesOff},
+		{nil, patchesOn},
 		{[]string{"-patches"}, patchesOn},
+		{[]string{"-patches=false"}, patchesOff},
 		{[]string{"-patches=true"}, patchesOn},
 		{[]string{"-patches=0"}, patchesOff},
 		{[]string{"-patches=both"}, patchesBoth},

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
+
 	"github.com/chaguan/chaguan/clients/client"
 )
 
@@ -47,6 +49,9 @@ func run(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 		defer closeAll(conns)
 	}
 	r := &runner{cfg: cfg, load: load, lobby: lobby, hc: hc}
+	if cfg.Rate > 0 {
+		r.total = rate.NewLimiter(rate.Limit(cfg.Rate), 1)
+	}
 	r.playFor(ctx, rep, progress)
 	return rep, nil
 }

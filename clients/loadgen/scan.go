@@ -418,6 +418,8 @@ func opName(v []byte) (string, bool) {
 		return "remove", true
 	case `"replace"`:
 		return "replace", true
+	case `"copy"`:
+		return "copy", true
 	}
 	return jsonString(v)
 }

@@ -187,3 +187,20 @@ func TestSmokeGongzhu(t *testing.T) {
 		t.Fatalf("%d Gong Zhu records at %d states in all, want at least the %d moves acked", len(recs), states, rep.Moves)
 	}
 }
+
+// TestSmokeRate: -rate caps the moves of all seats together. Four
+// unpaced Gomoku matches capped at 40 moves/s play no faster than the cap
+// allows (the limiter's burst of one move at the start aside), and they
+// do play.
+func TestSmokeRate(t *testing.T) {
+	srv := servertest.Start(t, servertest.Options{})
+	rep := runFor(t, srv.URL, "-matches", "4", "-duration", "1s", "-seat-rate", "0", "-rate", "40")
+	if rep.Moves == 0 || total(rep.Errors) != 0 {
+		t.Fatalf("moves=%d errors=%v", rep.Moves, rep.Errors)
+	}
+	// The window is measured by the run itself; allow the burst and the
+	// moves already waiting when it opened.
+	if limit := 40*rep.Seconds + 10; float64(rep.Moves) > limit {
+		t.Fatalf("%d moves in %.2f s at -rate 40 (at most %.0f)", rep.Moves, rep.Seconds, limit)
+	}
+}

@@ -126,8 +126,21 @@ func (Rules) View(s State, viewer int) View {
 	for i, h := range s.Hands {
 		v.HandCounts[i] = len(h)
 	}
+	// The tricks' plays and point cards are cut from two arrays per view
+	// (tricks), not two allocations a trick.
+	var tricks trickArena
+	n := len(s.Trick.Plays)
+	for _, t := range s.Tricks {
+		n += len(t.Plays)
+	}
+	if s.LastRound != nil {
+		for _, t := range s.LastRound.Tricks {
+			n += len(t.Plays)
+		}
+	}
+	tricks.plays, tricks.points = make([]Play, 0, n), make([]cards.Card, 0, n)
 	for i, t := range s.Tricks {
-		v.Tricks[i] = trickView(t)
+		v.Tricks[i] = tricks.view(t)
 	}
 	taken := s.Taken()
 	for i := range taken {
@@ -137,7 +150,7 @@ func (Rules) View(s State, viewer int) View {
 	if r := s.LastRound; r != nil {
 		rv := &RoundView{Round: r.Round, FirstLead: r.Leader, Scores: slices.Clone(r.Scores)}
 		for _, t := range r.Tricks {
-			rv.Tricks = append(rv.Tricks, trickView(t))
+			rv.Tricks = append(rv.Tricks, tricks.view(t))
 		}
 		for _, cs := range r.Taken(s.Seats) {
 			rv.Taken = append(rv.Taken, cards.Sorted(cs))
@@ -155,13 +168,35 @@ func (Rules) View(s State, viewer int) View {
 
 // history copies the state's round history for a view, with the team sums
 // for 4 seats. It is never nil: an empty history is [].
+//
+// The rows' slices are cut from one array per view (a view of a long
+// match has 100 rows, built for every viewer on every move), capped so
+// that appending to one never reaches the next.
 func history(s State) []HistoryRow {
 	out := make([]HistoryRow, len(s.History))
+	n := 0
+	for _, e := range s.History {
+		n += len(e.Scores) + len(e.Totals) + 4
+	}
+	ints := make([]int, 0, n)
+	take := func(xs []int) []int {
+		if xs == nil {
+			return nil
+		}
+		start := len(ints)
+		ints = append(ints, xs...)
+		return ints[start:len(ints):len(ints)]
+	}
 	for i, e := range s.History {
-		e.Scores, e.Totals = slices.Clone(e.Scores), slices.Clone(e.Totals)
+		e.Scores, e.Totals = take(e.Scores), take(e.Totals)
 		out[i] = HistoryRow{RoundSummary: e}
 		if s.Seats == 4 {
-			out[i].TeamScores, out[i].TeamTotals = teamSums(e.Scores), teamSums(e.Totals)
+			if xs := e.Scores; len(xs) == 4 {
+				out[i].TeamScores = take([]int{xs[0] + xs[2], xs[1] + xs[3]})
+			}
+			if xs := e.Totals; len(xs) == 4 {
+				out[i].TeamTotals = take([]int{xs[0] + xs[2], xs[1] + xs[3]})
+			}
 		}
 	}
 	return out
@@ -187,6 +222,44 @@ func trickView(t Trick) TrickView {
 	}
 	if tv.Plays == nil {
 		tv.Plays = []Play{}
+	}
+	if led := t.LedSuit(); led != 0 {
+		tv.LedSuit = led.String()
+	}
+	return tv
+}
+
+// trickArena builds trick views whose plays and point cards are cut from
+// two arrays, each capped so that appending to one never reaches the
+// next: what trickView gives, in two allocations for all of a view's
+// tricks.
+type trickArena struct {
+	plays  []Play
+	points []cards.Card
+}
+
+func (a *trickArena) view(t Trick) TrickView {
+	start := len(a.plays)
+	a.plays = append(a.plays, t.Plays...)
+	tv := TrickView{
+		Leader:  t.Leader,
+		Plays:   a.plays[start:len(a.plays):len(a.plays)],
+		Winning: t.Winner(),
+		Taker:   t.Taker,
+	}
+	start = len(a.points)
+	for _, p := range t.Plays {
+		if IsScoring(p.Card) {
+			a.points = append(a.points, p.Card)
+		}
+	}
+	tv.Points = a.points[start:len(a.points):len(a.points)]
+	cards.Sort(tv.Points)
+	if tv.Plays == nil {
+		tv.Plays = []Play{}
+	}
+	if tv.Points == nil {
+		tv.Points = []cards.Card{}
 	}
 	if led := t.LedSuit(); led != 0 {
 		tv.LedSuit = led.String()

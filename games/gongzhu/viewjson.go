@@ -1,0 +1,358 @@
+package gongzhu
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/chaguan/chaguan/games/cards"
+)
+
+// AppendJSON appends the view's JSON, byte for byte what json.Marshal
+// writes (games.JSONAppender; gametest compares the two on every view of
+// its playouts): the room encodes each seat's and the spectators' view on
+// every move, and encoding/json spent most of a Gong Zhu move's time on
+// them, cards through encoding.TextMarshaler above all. A view holding a
+// card json.Marshal cannot encode (never one the rules built) is written
+// by json.Marshal's own path, as far as it goes.
+func (v View) AppendJSON(b []byte) []byte {
+	if !v.cardsValid() {
+		j, _ := json.Marshal(v)
+		return append(b, j...)
+	}
+	b = slices.Grow(b, 1024+200*(len(v.Tricks)+len(v.History)))
+	b = append(b, `{"seats":`...)
+	b = strconv.AppendInt(b, int64(v.Seats), 10)
+	b = append(b, `,"round":`...)
+	b = strconv.AppendInt(b, int64(v.Round), 10)
+	b = append(b, `,"current":`...)
+	b = strconv.AppendInt(b, int64(v.Current), 10)
+	b = append(b, `,"firstLeader":`...)
+	b = strconv.AppendInt(b, int64(v.FirstLeader), 10)
+	if v.OpeningLead {
+		b = append(b, `,"openingLead":true`...)
+	}
+	b = append(b, `,"players":`...)
+	b = appendPlayers(b, v.Players)
+	b = append(b, `,"handCounts":`...)
+	b = appendInts(b, v.HandCounts)
+	b = append(b, `,"trick":`...)
+	b = appendTrick(b, v.Trick)
+	b = append(b, `,"tricks":`...)
+	b = appendTricks(b, v.Tricks)
+	b = append(b, `,"pointCards":`...)
+	b = appendCardLists(b, v.PointCards)
+	b = append(b, `,"roundScores":`...)
+	b = appendInts(b, v.RoundScores)
+	b = append(b, `,"totals":`...)
+	b = appendInts(b, v.Totals)
+	b = append(b, `,"tricksPerRound":`...)
+	b = strconv.AppendInt(b, int64(v.TricksTotal), 10)
+	if r := v.LastRound; r != nil {
+		b = append(b, `,"lastRound":{"round":`...)
+		b = strconv.AppendInt(b, int64(r.Round), 10)
+		b = append(b, `,"firstLeader":`...)
+		b = strconv.AppendInt(b, int64(r.FirstLead), 10)
+		b = append(b, `,"tricks":`...)
+		b = appendTricks(b, r.Tricks)
+		b = append(b, `,"taken":`...)
+		b = appendCardLists(b, r.Taken)
+		b = append(b, `,"pointCards":`...)
+		b = appendCardLists(b, r.PointCards)
+		b = append(b, `,"scores":`...)
+		b = appendInts(b, r.Scores)
+		b = append(b, '}')
+	}
+	b = append(b, `,"history":`...)
+	if v.History == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, h := range v.History {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendHistoryRow(b, h)
+		}
+		b = append(b, ']')
+	}
+	if len(v.Teams) > 0 {
+		b = append(b, `,"teams":[`...)
+		for i, t := range v.Teams {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendInts(b, t)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"scoreboard":`...)
+	b = appendScoreboard(b, v.Scoreboard)
+	return append(b, '}')
+}
+
+// cardsValid reports whether every card of the view can be encoded.
+func (v View) cardsValid() bool {
+	ok := func(cs []cards.Card) bool {
+		for _, c := range cs {
+			if !c.Valid() {
+				return false
+			}
+		}
+		return true
+	}
+	trickOK := func(t TrickView) bool {
+		for _, p := range t.Plays {
+			if !p.Card.Valid() {
+				return false
+			}
+		}
+		return ok(t.Points)
+	}
+	listsOK := func(ls [][]cards.Card) bool {
+		for _, l := range ls {
+			if !ok(l) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range v.Players {
+		if !ok(p.Hand) || !ok(p.Legal) {
+			return false
+		}
+	}
+	if !trickOK(v.Trick) || !listsOK(v.PointCards) {
+		return false
+	}
+	for _, t := range v.Tricks {
+		if !trickOK(t) {
+			return false
+		}
+	}
+	if r := v.LastRound; r != nil {
+		for _, t := range r.Tricks {
+			if !trickOK(t) {
+				return false
+			}
+		}
+		if !listsOK(r.Taken) || !listsOK(r.PointCards) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendPlayers writes the players map with its keys sorted, as
+// encoding/json does.
+func appendPlayers(b []byte, ps map[string]PlayerView) []byte {
+	if ps == nil {
+		return append(b, "null"...)
+	}
+	var buf [4]string
+	keys := buf[:0]
+	for k := range ps {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, `:{"hand":`...)
+		b = appendCards(b, ps[k].Hand)
+		b = append(b, `,"legal":`...)
+		b = appendCards(b, ps[k].Legal)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+func appendTricks(b []byte, ts []TrickView) []byte {
+	if ts == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, t := range ts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTrick(b, t)
+	}
+	return append(b, ']')
+}
+
+func appendTrick(b []byte, t TrickView) []byte {
+	b = append(b, `{"leader":`...)
+	b = strconv.AppendInt(b, int64(t.Leader), 10)
+	if t.LedSuit != "" {
+		b = append(b, `,"ledSuit":`...)
+		b = appendString(b, t.LedSuit)
+	}
+	b = append(b, `,"plays":`...)
+	if t.Plays == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, p := range t.Plays {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"seat":`...)
+			b = strconv.AppendInt(b, int64(p.Seat), 10)
+			b = append(b, `,"card":`...)
+			b = appendCard(b, p.Card)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"winning":`...)
+	b = strconv.AppendInt(b, int64(t.Winning), 10)
+	b = append(b, `,"taker":`...)
+	b = strconv.AppendInt(b, int64(t.Taker), 10)
+	b = append(b, `,"points":`...)
+	b = appendCards(b, t.Points)
+	return append(b, '}')
+}
+
+func appendHistoryRow(b []byte, h HistoryRow) []byte {
+	b = append(b, `{"round":`...)
+	b = strconv.AppendInt(b, int64(h.Round), 10)
+	b = append(b, `,"scores":`...)
+	b = appendInts(b, h.Scores)
+	b = append(b, `,"totals":`...)
+	b = appendInts(b, h.Totals)
+	b = append(b, `,"pig":`...)
+	b = strconv.AppendInt(b, int64(h.Pig), 10)
+	b = append(b, `,"sheep":`...)
+	b = strconv.AppendInt(b, int64(h.Sheep), 10)
+	b = append(b, `,"transformer":`...)
+	b = strconv.AppendInt(b, int64(h.Transformer), 10)
+	b = append(b, `,"allHearts":`...)
+	b = strconv.AppendInt(b, int64(h.AllHearts), 10)
+	if len(h.TeamScores) > 0 {
+		b = append(b, `,"teamScores":`...)
+		b = appendInts(b, h.TeamScores)
+	}
+	if len(h.TeamTotals) > 0 {
+		b = append(b, `,"teamTotals":`...)
+		b = appendInts(b, h.TeamTotals)
+	}
+	return append(b, '}')
+}
+
+func appendScoreboard(b []byte, s Scoreboard) []byte {
+	b = append(b, `{"rows":`...)
+	if s.Rows == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, r := range s.Rows {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"rank":`...)
+			b = strconv.AppendInt(b, int64(r.Rank), 10)
+			b = append(b, `,"seat":`...)
+			b = strconv.AppendInt(b, int64(r.Seat), 10)
+			b = append(b, `,"lastRound":`...)
+			b = strconv.AppendInt(b, int64(r.LastRound), 10)
+			b = append(b, `,"total":`...)
+			b = strconv.AppendInt(b, int64(r.Total), 10)
+			if r.Team != nil {
+				b = append(b, `,"team":`...)
+				b = strconv.AppendInt(b, int64(*r.Team), 10)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(s.Teams) > 0 {
+		b = append(b, `,"teams":[`...)
+		for i, t := range s.Teams {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"rank":`...)
+			b = strconv.AppendInt(b, int64(t.Rank), 10)
+			b = append(b, `,"team":`...)
+			b = strconv.AppendInt(b, int64(t.Team), 10)
+			b = append(b, `,"seats":`...)
+			b = appendInts(b, t.Seats)
+			b = append(b, `,"lastRound":`...)
+			b = strconv.AppendInt(b, int64(t.LastRound), 10)
+			b = append(b, `,"total":`...)
+			b = strconv.AppendInt(b, int64(t.Total), 10)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func appendInts(b []byte, xs []int) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+func appendCardLists(b []byte, ls [][]cards.Card) []byte {
+	if ls == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, l := range ls {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCards(b, l)
+	}
+	return append(b, ']')
+}
+
+func appendCards(b []byte, cs []cards.Card) []byte {
+	if cs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCard(b, c)
+	}
+	return append(b, ']')
+}
+
+// appendCard writes a valid card's wire code ("QS") as a JSON string.
+func appendCard(b []byte, c cards.Card) []byte {
+	b = append(b, '"')
+	b = append(b, c.Rank.String()...)
+	b = append(b, c.Suit.String()...)
+	return append(b, '"')
+}
+
+// appendString writes s as json.Marshal does: plain ASCII as it is, any
+// other string through json.Marshal (escapes, <, >, &, U+2028...).
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s)
+			return append(b, j...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
