@@ -153,17 +153,17 @@ func TestClockRunsOutWithNobody(t *testing.T) {
 			if _, err := pb.Move(ctx, "place", 0, 0); err != nil {
 				t.Fatal(err)
 			}
-			rec3 := awaitRecord(t, store, id, 10*time.Second, func(r *rooms.Record) bool { return r.Seq >= 3 })
+			rec3 := awaitRecord(t, store, id, 10*time.Second, func(r *rooms.Record) bool { return r.StateID >= 3 })
 			due := rec3.Clocks.Since + rec3.Clocks.Left[0] // black's clock runs out then
 			killA()
 			if !two {
 				startProcessGrace(t, url, time.Hour) // A again; nobody connects
 			}
-			rec := awaitRecord(t, store, id, 30*time.Second, func(r *rooms.Record) bool { return r.Seq >= 4 })
+			rec := awaitRecord(t, store, id, 30*time.Second, func(r *rooms.Record) bool { return r.StateID >= 4 })
 			late := time.Duration(rec.Clocks.Since-due) * time.Millisecond
 			mv := rec.Moves[len(rec.Moves)-1]
-			if rec.Seq != 4 || mv.Seat != 0 || !mv.Timeout {
-				t.Fatalf("after black's clock ran out: stateID %d, last move %+v; want black's timeout as move 3", rec.Seq, mv)
+			if rec.StateID != 4 || mv.Seat != 0 || !mv.Timeout {
+				t.Fatalf("after black's clock ran out: stateID %d, last move %+v; want black's timeout as move 3", rec.StateID, mv)
 			}
 			if late < 0 || late > maxLate {
 				t.Fatalf("black's timeout landed %v after its due time, want within %v", late, maxLate)
@@ -173,13 +173,13 @@ func TestClockRunsOutWithNobody(t *testing.T) {
 			}
 			// White's clock has run since black's timeout: its timeout
 			// comes next, once, and not before its time.
-			rec2 := awaitRecord(t, store, id, 30*time.Second, func(r *rooms.Record) bool { return r.Seq >= 5 })
+			rec2 := awaitRecord(t, store, id, 30*time.Second, func(r *rooms.Record) bool { return r.StateID >= 5 })
 			due2 := rec.Clocks.Since + rec.Clocks.Left[1]
 			late2 := time.Duration(rec2.Clocks.Since-due2) * time.Millisecond
 			mv2 := rec2.Moves[len(rec2.Moves)-1]
-			if rec2.Seq != 5 || mv2.Seat != 1 || !mv2.Timeout || late2 < 0 || late2 > maxLate {
+			if rec2.StateID != 5 || mv2.Seat != 1 || !mv2.Timeout || late2 < 0 || late2 > maxLate {
 				t.Fatalf("after white's clock ran out: stateID %d, last move %+v, %v after its due time; want white's timeout as move 4 within %v",
-					rec2.Seq, mv2, late2, maxLate)
+					rec2.StateID, mv2, late2, maxLate)
 			}
 			t.Logf("%s: black's timeout %v after its due time, white's %v", name, late.Round(time.Millisecond), late2.Round(time.Millisecond))
 		})

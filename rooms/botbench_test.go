@@ -13,7 +13,7 @@ import (
 )
 
 // moveCounter is a Store that counts the moves written through it (a
-// record whose Seq grew) and says when a match ended or the count reached
+// record whose StateID grew) and says when a match ended or the count reached
 // want.
 type moveCounter struct {
 	rooms.Store
@@ -31,8 +31,8 @@ func (c *moveCounter) Update(ctx context.Context, rec *rooms.Record, prev int64)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if rec.Seq > c.seq[rec.ID] {
-		c.seq[rec.ID] = rec.Seq
+	if rec.StateID > c.seq[rec.ID] {
+		c.seq[rec.ID] = rec.StateID
 		c.moves++
 		if c.moves == c.want {
 			close(c.done)

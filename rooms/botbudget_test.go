@@ -36,7 +36,7 @@ func seqOf(t *testing.T, st rooms.Store, id string) int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rec.Seq
+	return rec.StateID
 }
 
 // processCPU is the process's CPU time so far (user and system).

@@ -29,7 +29,7 @@ func TestBotMovesAndDecisionsAreCounted(t *testing.T) {
 	}
 	watch(t, m, "gomoku", id) // bots play while somebody is there
 	rec := waitGameover(t, mem, id)
-	moves := int(rec.Seq - 1) // Seq counts accepted moves from 1
+	moves := int(rec.StateID - 1) // StateID counts accepted moves from 1
 	// Black (seat 0, easy) moves first and the seats alternate.
 	want := map[string]int{"gomoku/easy": (moves + 1) / 2, "gomoku/normal": moves / 2}
 	if got := metrics.BotMoves(); !maps.Equal(got, want) {

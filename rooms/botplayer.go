@@ -84,7 +84,7 @@ type EngineRequest struct {
 	Game    string // the game's name, e.g. "weiqi"
 	MatchID string // the match the decision is for
 	Seat    int
-	StateID int64 // the state the decision is for; a stale answer is dropped
+	Version int64 // the state the decision is for; a stale answer is dropped
 	// View is the JSON of the game's view for Seat: the "G" of the state
 	// message that seat gets (State.AppendView), the same bytes the game's
 	// built-in bots decide from.
@@ -178,8 +178,8 @@ func (m *Manager) BotLevels(info games.Info) []string {
 type botJob struct {
 	ctx     context.Context // the manager's: cancelled when it stops
 	st      games.State
-	stateID int64
-	seq     int64 // the Record.Seq of st
+	version int64
+	stateID int64 // the Record.Seq of st
 	game    string
 	matchID string
 	seat    int
@@ -221,7 +221,7 @@ func (j botJob) ask(thinking func()) (mv EngineMove, reason string, err error) {
 			}
 			done <- a
 		}()
-		req := EngineRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, StateID: j.stateID, View: view}
+		req := EngineRequest{Game: j.game, MatchID: j.matchID, Seat: j.seat, Version: j.version, View: view}
 		if rp, ok := j.player.Engine.(ReasonEngine); ok {
 			a.mv, a.err = rp.MoveReason(ctx, req)
 		} else {
@@ -271,7 +271,7 @@ func (j botJob) timeDecision(start time.Time) {
 // fallback level.
 func (j botJob) fallBack(reason string, err error) {
 	j.log.Warn("bot player failed; playing the fallback level",
-		"seat", j.seat, "state_id", j.stateID, "level", j.level, "reason", reason,
+		"seat", j.seat, "version", j.version, "level", j.level, "reason", reason,
 		"fallback", j.player.Fallback, "err", err)
 	j.metrics.BotFallback(j.game, j.level, reason)
 }

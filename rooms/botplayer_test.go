@@ -128,7 +128,7 @@ func TestPlayerLevel(t *testing.T) {
 			if len(reqs) != 1 {
 				t.Fatalf("the Player was asked %d times, want 1", len(reqs))
 			}
-			if r := reqs[0]; r.Game != "gomoku" || r.Seat != 0 || r.StateID < 2 || !json.Valid(r.View) || !bytes.Contains(r.View, []byte(`"moves":[]`)) {
+			if r := reqs[0]; r.Game != "gomoku" || r.Seat != 0 || r.Version < 2 || !json.Valid(r.View) || !bytes.Contains(r.View, []byte(`"moves":[]`)) {
 				t.Errorf("request %+v (view %s): want gomoku seat 0, a started state, the empty board's view", r, r.View)
 			}
 			if c.reason == "" {
@@ -144,7 +144,7 @@ func TestPlayerLevel(t *testing.T) {
 				t.Errorf("fallbacks counted %v, want %v", got, want)
 			}
 			log := logs.String()
-			for _, want := range []string{"match=" + id, "seat=0", "state_id=", "level=fake", "reason=" + c.reason, "fallback=normal"} {
+			for _, want := range []string{"match=" + id, "seat=0", "version=", "level=fake", "reason=" + c.reason, "fallback=normal"} {
 				if !strings.Contains(log, want) {
 					t.Errorf("log lacks %q:\n%s", want, log)
 				}

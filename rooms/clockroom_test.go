@@ -204,7 +204,7 @@ func TestTurnClock(t *testing.T) {
 	for _, step := range rp.Steps {
 		if step.Log != nil && step.Log.Text != "" {
 			texts = append(texts, step.Log.Text)
-			live := rec.Log[len(rec.Log)-1-int(rec.Seq-step.StateID)]
+			live := rec.Log[len(rec.Log)-1-int(rec.StateID-step.StateID)]
 			if live.Text != step.Log.Text || live.PlayerID != step.Log.PlayerID {
 				t.Fatalf("state %d: replay logs %+v, live %+v", step.StateID, *step.Log, live)
 			}
@@ -227,7 +227,7 @@ func awaitLog(t *testing.T, st rooms.Store, id string, after int64, text string)
 			t.Fatal(err)
 		}
 		for i, e := range rec.Log {
-			if seq := rec.Seq - int64(len(rec.Log)-1-i); seq > after && e.PlayerID == "0" && e.Text == text {
+			if seq := rec.StateID - int64(len(rec.Log)-1-i); seq > after && e.PlayerID == "0" && e.Text == text {
 				return seq
 			}
 		}

@@ -42,9 +42,9 @@ func TestClockRunsOutUnloaded(t *testing.T) {
 	}
 	// Black's minute runs out: one timeout, then white's clock runs.
 	clock.Advance(61 * time.Second)
-	rec := awaitRecord(t, mem, id, func(r *rooms.Record) bool { return r.Seq >= 2 })
-	if mv := rec.Moves[0]; rec.Seq != 2 || mv.Seat != 0 || !mv.Timeout {
-		t.Fatalf("after black's clock ran out: stateID %d, moves %+v", rec.Seq, rec.Moves)
+	rec := awaitRecord(t, mem, id, func(r *rooms.Record) bool { return r.StateID >= 2 })
+	if mv := rec.Moves[0]; rec.StateID != 2 || mv.Seat != 0 || !mv.Timeout {
+		t.Fatalf("after black's clock ran out: stateID %d, moves %+v", rec.StateID, rec.Moves)
 	}
 	// Nothing more until white's minute runs out, however long we look.
 	quiet(t, m, clock)
@@ -56,7 +56,7 @@ func TestClockRunsOutUnloaded(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		clock.Advance(61 * time.Second)
 		want := int64(3 + i)
-		awaitRecord(t, mem, id, func(r *rooms.Record) bool { return r.Seq >= want })
+		awaitRecord(t, mem, id, func(r *rooms.Record) bool { return r.StateID >= want })
 	}
 	quiet(t, m, clock)
 	rec, err = mem.Get(ctx, id)
@@ -71,7 +71,7 @@ func TestClockRunsOutUnloaded(t *testing.T) {
 	if rec.Seats[0].Bot == "" || rec.Seats[1].Bot == "" {
 		t.Fatalf("after three timeouts each, seats %+v", rec.Seats)
 	}
-	stopped := rec.Seq
+	stopped := rec.StateID
 	clock.Advance(time.Hour / 2)
 	time.Sleep(100 * time.Millisecond)
 	quiet(t, m, clock)

@@ -101,8 +101,8 @@ type recordHead struct {
 	Unlisted   bool            `json:"unlisted"`
 	CreatedAt  int64           `json:"createdAt"`
 	UpdatedAt  int64           `json:"updatedAt"`
-	StateID    int64           `json:"stateID"`
-	Seq        int64           `json:"seq"`
+	Version    int64           `json:"stateID"`
+	StateID        int64           `json:"seq"`
 	Seats      []Seat          `json:"seats"`
 }
 
@@ -153,7 +153,7 @@ func EncodeRecord(rec *Record) ([]byte, error) {
 	err := enc.Encode(recordHead{
 		ID: rec.ID, Game: rec.Game, NumPlayers: rec.NumPlayers, SetupData: rec.SetupData,
 		Unlisted: rec.Unlisted, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
-		StateID: rec.StateID, Seq: rec.Seq, Seats: rec.Seats,
+		Version: rec.Version, StateID: rec.StateID, Seats: rec.Seats,
 	})
 	if err != nil {
 		return nil, err

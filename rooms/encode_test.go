@@ -93,7 +93,7 @@ func randomRecord(rng *rand.Rand) *Record {
 	rec := &Record{
 		ID: randomString(rng), Game: randomString(rng), NumPlayers: rng.IntN(6),
 		Unlisted: rng.IntN(2) == 0, CreatedAt: rng.Int64N(1 << 42), UpdatedAt: rng.Int64N(1 << 42),
-		StateID: rng.Int64N(1000) + 1, Seq: rng.Int64N(1000) + 1,
+		Version: rng.Int64N(1000) + 1, StateID: rng.Int64N(1000) + 1,
 		Options: Options{GraceMs: rng.Int64N(100_000), BotDelayMs: rng.Int64N(1000), Seed: rng.Uint64()},
 	}
 	if rng.IntN(2) == 0 {
@@ -136,7 +136,7 @@ func randomRecord(rng *rand.Rand) *Record {
 	rec.Moves = randomMoves(rng, nil)
 	// Some moves sealed in chunks (from what is random already: the
 	// stream of rng stays as the tests' seeds expect it).
-	rec.SealedChunks = int(rec.StateID % 3)
+	rec.SealedChunks = int(rec.Version % 3)
 	rec.SealedMoves = int64(rec.SealedChunks) * MovesPerChunk
 	return rec
 }

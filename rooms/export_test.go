@@ -42,13 +42,13 @@ func (s *SyncRoom) PlayBots(n int, rng *rand.Rand, views map[int64][]byte) error
 			return err
 		}
 		if e := r.play(seat, name, args, nil); e != nil {
-			return fmt.Errorf("move at %d: %w", r.rec.Seq, e)
+			return fmt.Errorf("move at %d: %w", r.rec.StateID, e)
 		}
 		v, err := r.st.AppendView(nil, games.Spectator)
 		if err != nil {
 			return err
 		}
-		views[r.rec.Seq] = v
+		views[r.rec.StateID] = v
 	}
 	return nil
 }

@@ -215,7 +215,7 @@ func (s *echoStore) Update(ctx context.Context, rec *rooms.Record, prev int64) e
 	if err := s.Store.Update(ctx, rec, prev); err != nil {
 		return err
 	}
-	if rec.Seq > 1 && s.echoes.Add(-1) >= 0 {
+	if rec.StateID > 1 && s.echoes.Add(-1) >= 0 {
 		return rooms.ErrConflict
 	}
 	return nil
@@ -250,7 +250,7 @@ func TestFaultWriteLandedAnswerLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Moves) != 1 || rec.Seq != 2 {
-		t.Fatalf("stored: seq %d, %d moves; want the move once", rec.Seq, len(rec.Moves))
+	if len(rec.Moves) != 1 || rec.StateID != 2 {
+		t.Fatalf("stored: seq %d, %d moves; want the move once", rec.StateID, len(rec.Moves))
 	}
 }

@@ -21,7 +21,7 @@ func TestFrameMatchesJSON(t *testing.T) {
 	if st, err = st.Apply(0, "place", games.Args(7, 7)); err != nil {
 		t.Fatal(err)
 	}
-	rec := &Record{ID: "m-\"1\"", Game: "gomoku", NumPlayers: 2, StateID: 9, Seq: 2,
+	rec := &Record{ID: "m-\"1\"", Game: "gomoku", NumPlayers: 2, Version: 9, StateID: 2,
 		Seats: []Seat{{Name: "Ann <&>", CredHash: "h", Processes: 1}, {Bot: "hard", Name: "Bot"}},
 		Log:   []protocol.LogEntry{{Turn: 1, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)}}}
 	r := &room{id: rec.ID, rec: rec, st: st, game: gomoku.Game}
@@ -33,7 +33,7 @@ func TestFrameMatchesJSON(t *testing.T) {
 			if seat >= 0 {
 				you = games.PlayerID(seat)
 			}
-			want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: rec.ID, StateID: rec.Seq, Ack: a,
+			want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: rec.ID, StateID: rec.StateID, Ack: a,
 				G: mustMarshal(st.View(seat)), Ctx: rec.wireCtx(st.Status()), Players: rec.players(), Log: rec.Log, You: you})
 			if got := f.encode(seat, a); !bytes.Equal(got, want) {
 				t.Fatalf("seat %d ack %v:\n got %s\nwant %s", seat, a, got, want)
@@ -50,7 +50,7 @@ func BenchmarkFrameEncode(b *testing.B) {
 			st = next
 		}
 	}
-	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, Seq: 41, Seats: []Seat{{Name: "A"}, {Name: "B"}}}
+	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, StateID: 41, Seats: []Seat{{Name: "A"}, {Name: "B"}}}
 	for i := 0; i < maxLog; i++ {
 		rec.appendLog(protocol.LogEntry{Turn: i, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)})
 	}
@@ -69,12 +69,12 @@ func BenchmarkFrameEncode(b *testing.B) {
 // a fresh encoding.
 func TestFrameCacheFollowsChanges(t *testing.T) {
 	st, _ := gomoku.Game.Setup(2, nil, 1)
-	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, StateID: 4, Seq: 1,
+	rec := &Record{ID: "m", Game: "gomoku", NumPlayers: 2, Version: 4, StateID: 1,
 		Seats: []Seat{{Name: "Ann", CredHash: "h"}, {Name: "Bob", CredHash: "k"}}}
 	r := &room{id: rec.ID, rec: rec, st: st, game: gomoku.Game}
 	check := func(step string) {
 		t.Helper()
-		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.Seq,
+		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.StateID,
 			G: mustMarshal(r.st.View(0)), Ctx: r.rec.wireCtx(r.st.Status()), Players: r.rec.players(),
 			Log: append([]protocol.LogEntry{}, r.rec.Log...), You: "0"})
 		f := r.frame()
@@ -89,13 +89,13 @@ func TestFrameCacheFollowsChanges(t *testing.T) {
 	nr.Seats = append([]Seat(nil), r.rec.Seats...)
 	nr.Log = append([]protocol.LogEntry(nil), r.rec.Log...)
 	nr.appendLog(protocol.LogEntry{Turn: 1, PlayerID: "0", Move: "place", Args: json.RawMessage(`[7,7]`)})
-	nr.StateID, nr.Seq = nr.StateID+1, nr.Seq+1
+	nr.Version, nr.StateID = nr.Version+1, nr.StateID+1
 	r.rec, r.st = &nr, next
 	check("after a move")
 	// Presence: only StateID bumps; a seat is now connected.
 	pr := r.rec.clone()
 	pr.Seats[1].Processes = 1
-	pr.StateID++
+	pr.Version++
 	r.rec = pr
 	check("after presence")
 }

@@ -146,7 +146,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams, opts Option
 	now := m.now()
 	rec := &Record{
 		ID: id, Game: info.Name, NumPlayers: p.NumPlayers, SetupData: p.SetupData,
-		Unlisted: p.Unlisted, CreatedAt: now, UpdatedAt: now, StateID: 1, Seq: 1,
+		Unlisted: p.Unlisted, CreatedAt: now, UpdatedAt: now, Version: 1, StateID: 1,
 		Seats: make([]Seat, p.NumPlayers), State: state, Options: opts,
 	}
 	for id, level := range p.Bots {
@@ -277,12 +277,12 @@ func (m *Manager) mutate(ctx context.Context, gameName, id string, fn func(*Reco
 		if err != nil {
 			return nil, err
 		}
-		prev := rec.StateID
+		prev := rec.Version
 		if err := fn(rec, g); err != nil {
 			return nil, err
 		}
 		startClocks(rec, m.now()) // the last seat taken starts them
-		rec.StateID = prev + 1
+		rec.Version = prev + 1
 		rec.UpdatedAt = m.now()
 		wctx, cancel := m.opCtx(ctx)
 		err = m.cfg.Store.Update(wctx, rec, prev)

@@ -191,7 +191,7 @@ func benchMoves(b *testing.B, store, watchStore rooms.Store) {
 			b.Fatalf("move %d refused: %s", k, msg)
 		}
 		if match.watch != nil {
-			for sid := int64(0); sid < int64(k)+1; { // Seq is 1 before the first move
+			for sid := int64(0); sid < int64(k)+1; { // StateID is 1 before the first move
 				sid = <-match.watch.seen
 			}
 		}

@@ -34,7 +34,7 @@ const maxTailMoves = 20000
 // movesComplete reports whether r holds (in its chunks and its tail) every
 // move made, so that it can be replayed.
 func (r *Record) movesComplete() bool {
-	return r.SealedMoves+int64(len(r.Moves)) == r.Seq-1
+	return r.SealedMoves+int64(len(r.Moves)) == r.StateID-1
 }
 
 // movesChunk is a sealed chunk as stored: its moves, the index of the
@@ -61,7 +61,7 @@ type movesChunk struct {
 // has no MoveChunks the record keeps every move, up to maxTailMoves, and
 // then none.
 func (r *room) sealMoves(ctx context.Context, nr *Record) error {
-	if nr.Seq == r.rec.Seq || len(nr.Moves) == 0 {
+	if nr.StateID == r.rec.StateID || len(nr.Moves) == 0 {
 		return nil // not a move, or its moves are no longer kept
 	}
 	store, ok := r.m.cfg.Store.(MoveChunks)
@@ -178,7 +178,7 @@ func (m *Manager) eachMove(ctx context.Context, rec *Record, start, n int64, fn 
 	if !rec.movesComplete() || rec.SealedChunks < 0 || rec.SealedMoves != int64(rec.SealedChunks)*MovesPerChunk {
 		return errNoMoves
 	}
-	n = min(n, rec.Seq-1)
+	n = min(n, rec.StateID-1)
 	for k := int(start / MovesPerChunk); k < rec.SealedChunks && int64(k)*MovesPerChunk < n; k += chunksPerRead {
 		chunks, err := m.readChunks(ctx, rec, k, min(k+chunksPerRead, rec.SealedChunks))
 		if err != nil {

@@ -28,7 +28,7 @@ func gongzhuMatch(t *testing.T) (*rooms.Manager, *memstore.Store, string, *rooms
 		t.Fatal(err)
 	}
 	state, _ := st.MarshalJSON()
-	rec := &rooms.Record{ID: "long", Game: "gongzhu", NumPlayers: 4, StateID: 1, Seq: 1, State: state,
+	rec := &rooms.Record{ID: "long", Game: "gongzhu", NumPlayers: 4, Version: 1, StateID: 1, State: state,
 		Seats:   []rooms.Seat{{Bot: "easy"}, {Bot: "easy"}, {Bot: "easy"}, {Bot: "easy"}},
 		Options: rooms.Options{GraceMs: 60000, Seed: 7}}
 	if err := mem.Create(context.Background(), rec); err != nil {
@@ -83,16 +83,16 @@ func TestMovesSealedInChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rec.SealedChunks != 3 || rec.SealedMoves != 3*rooms.MovesPerChunk || len(rec.Moves) != 100 || !rec.MovesComplete() {
-		t.Fatalf("stored: %d chunks of %d moves and %d more, seq %d", rec.SealedChunks, rec.SealedMoves, len(rec.Moves), rec.Seq)
+		t.Fatalf("stored: %d chunks of %d moves and %d more, seq %d", rec.SealedChunks, rec.SealedMoves, len(rec.Moves), rec.StateID)
 	}
 	size, _ := json.Marshal(rec)
-	t.Logf("%d moves: record %d bytes, %d chunks", rec.Seq-1, len(size), rec.SealedChunks)
+	t.Logf("%d moves: record %d bytes, %d chunks", rec.StateID-1, len(size), rec.SealedChunks)
 	for _, from := range []int64{1, 2, rooms.MovesPerChunk - 3, rooms.MovesPerChunk + 1, rooms.MovesPerChunk + 2, rooms.MovesPerChunk + 3,
-		2*rooms.MovesPerChunk + 1, 2*rooms.MovesPerChunk + 2, 3*rooms.MovesPerChunk + 2, rec.Seq - 5} {
+		2*rooms.MovesPerChunk + 1, 2*rooms.MovesPerChunk + 2, 3*rooms.MovesPerChunk + 2, rec.StateID - 5} {
 		checkReplay(t, m, id, from, 10, views)
 	}
-	rp := checkReplay(t, m, id, rec.Seq-2, 10, views)
-	if len(rp.Steps) != 3 || rp.Next != 0 || rp.Total != rec.Seq {
+	rp := checkReplay(t, m, id, rec.StateID-2, 10, views)
+	if len(rp.Steps) != 3 || rp.Next != 0 || rp.Total != rec.StateID {
 		t.Fatalf("the last page: %d steps, next %d, total %d", len(rp.Steps), rp.Next, rp.Total)
 	}
 
@@ -124,11 +124,11 @@ func TestMovesOldRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.SealedChunks != 0 || int64(len(rec.Moves)) != rec.Seq-1 {
-		t.Fatalf("the old record: %d chunks, %d moves, seq %d", rec.SealedChunks, len(rec.Moves), rec.Seq)
+	if rec.SealedChunks != 0 || int64(len(rec.Moves)) != rec.StateID-1 {
+		t.Fatalf("the old record: %d chunks, %d moves, seq %d", rec.SealedChunks, len(rec.Moves), rec.StateID)
 	}
 	checkReplay(t, m, id, 1, 20, views)
-	checkReplay(t, m, id, rec.Seq-15, 20, views)
+	checkReplay(t, m, id, rec.StateID-15, 20, views)
 
 	if err := r.PlayBots(5, rng, views); err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestMovesOldRecord(t *testing.T) {
 	if rec.SealedChunks != 2 || len(rec.Moves) != 305 || !rec.MovesComplete() {
 		t.Fatalf("after 5 more moves: %d chunks, %d moves in the record", rec.SealedChunks, len(rec.Moves))
 	}
-	for _, from := range []int64{1, rooms.MovesPerChunk, 2*rooms.MovesPerChunk + 1, rec.Seq - 8} {
+	for _, from := range []int64{1, rooms.MovesPerChunk, 2*rooms.MovesPerChunk + 1, rec.StateID - 8} {
 		checkReplay(t, m, id, from, 20, views)
 	}
 }

@@ -34,8 +34,8 @@ func (s noticeStore) Subscribe(ctx context.Context, id string) (<-chan rooms.Eve
 	go func() {
 		defer close(out)
 		for ev := range in {
-			if v := ev.Version(); v > 0 {
-				ev = rooms.Event{StateID: v}
+			if v := ev.RecordVersion(); v > 0 {
+				ev = rooms.Event{Version: v}
 			}
 			out <- ev
 		}

@@ -151,18 +151,18 @@ func (o ownAbsent) Move(ctx context.Context, _ EngineRequest) (string, json.RawM
 }
 
 // ownWait is an OwnLevel seat this room leaves to the process holding
-// its key, at one Seq, until the next check.
+// its key, at one StateID, until the next check.
 type ownWait struct {
-	seq   int64
-	seat  int
-	until int64 // Unix ms
+	stateID int64
+	seat    int
+	until   int64 // Unix ms
 }
 
 // ownBotMay is botMay, with an OwnLevel seat held by another live process
 // put off until the next check of that process.
 func (r *room) ownBotMay(st games.Status, seat int, unwatched bool) (string, int64, bool) {
 	level, at, ok := r.botMay(st, seat, unwatched)
-	if w := r.ownWait; ok && level == OwnLevel && w.seq == r.rec.Seq && w.seat == seat {
+	if w := r.ownWait; ok && level == OwnLevel && w.stateID == r.rec.StateID && w.seat == seat {
 		at = max(at, w.until)
 	}
 	return level, at, ok
@@ -172,7 +172,7 @@ func (r *room) ownBotMay(st games.Status, seat int, unwatched bool) (string, int
 // checks again after liveCheckEvery.
 func (r *room) ownElsewhere(res botResult) {
 	every := liveCheckEvery(time.Duration(r.rec.Options.GraceMs) * time.Millisecond)
-	r.ownWait = ownWait{seq: res.seq, seat: res.seat, until: r.m.now() + every.Milliseconds()}
+	r.ownWait = ownWait{stateID: res.stateID, seat: res.seat, until: r.m.now() + every.Milliseconds()}
 	r.schedule()
 }
 

@@ -85,7 +85,7 @@ func gongzhuFrames(tb testing.TB, depth int) []*frame {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		nr.StateID++
+		nr.Version++
 		r.rec, r.st = nr, next
 	}
 	fs = append(fs, r.frame())
@@ -355,7 +355,7 @@ func gongzhuFramesAt(tb testing.TB, depth, n int) []*frame {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		nr.StateID++
+		nr.Version++
 		r.rec, r.st = nr, next
 	}
 	return append(fs, r.frame())

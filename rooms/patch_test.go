@@ -294,7 +294,7 @@ func testRoom(t testing.TB, g games.Game, seats int, deal uint64) *room {
 	}
 	state, _ := st.MarshalJSON()
 	rec := &Record{ID: "7c1d2a40-5b1e-4f0a-9d3c-2e8f6a7b9c01", Game: g.Info().Name, NumPlayers: seats,
-		CreatedAt: 1_764_450_000_000, UpdatedAt: 1_764_450_000_000, StateID: 3, Seq: 1, State: state,
+		CreatedAt: 1_764_450_000_000, UpdatedAt: 1_764_450_000_000, Version: 3, StateID: 1, State: state,
 		Options: Options{GraceMs: 60_000}}
 	for i := range seats {
 		rec.Seats = append(rec.Seats, Seat{Name: "P" + strconv.Itoa(i), CredHash: strings.Repeat(strconv.Itoa(i), 64), Processes: 1})
@@ -362,9 +362,9 @@ func (r *room) botMove(t testing.TB, rng *rand.Rand, movers map[int]*Viewer) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nr.StateID = r.rec.StateID + 1
+	nr.Version = r.rec.Version + 1
 	r.rec, r.st = nr, next
-	ack := int64(r.rec.Seq * 10)
+	ack := int64(r.rec.StateID * 10)
 	r.broadcast(movers[seat], &ack)
 }
 
@@ -373,7 +373,7 @@ func (r *room) botMove(t testing.TB, rng *rand.Rand, movers map[int]*Viewer) {
 func (r *room) presenceChange(seat int) {
 	nr := r.rec.clone()
 	nr.Seats[seat].Processes = 1 - nr.Seats[seat].Processes
-	nr.StateID++
+	nr.Version++
 	r.rec = nr
 	r.broadcast(nil, nil)
 }
@@ -525,7 +525,7 @@ func TestPatchGomokuWholeGame(t *testing.T) {
 		for _, p := range pairs {
 			last := p.check(t)
 			if last.Type != protocol.TypePatch {
-				t.Logf("move %d: %s", r.rec.Seq, p.ps.msgs[len(p.ps.msgs)-1])
+				t.Logf("move %d: %s", r.rec.StateID, p.ps.msgs[len(p.ps.msgs)-1])
 			}
 			if p.seat != 0 {
 				continue
@@ -537,7 +537,7 @@ func TestPatchGomokuWholeGame(t *testing.T) {
 				t.Fatalf("patch message %s is not protocol.Patch's form (%v)", msg, err)
 			}
 			if mover := r.rec.Moves[len(r.rec.Moves)-1].Seat; (mover == 0) != (last.Ack != nil) {
-				t.Fatalf("move %d by seat %d: seat 0's patch has ack %v", r.rec.Seq, mover, last.Ack)
+				t.Fatalf("move %d by seat %d: seat 0's patch has ack %v", r.rec.StateID, mover, last.Ack)
 			}
 			for _, op := range last.Ops {
 				switch {
@@ -548,12 +548,12 @@ func TestPatchGomokuWholeGame(t *testing.T) {
 				case op.Op == "remove" && op.Path == "/log/0":
 					logRemoves++
 				case op.Op == "replace" && (op.Path == "/G/moves" || op.Path == "/log"):
-					t.Fatalf("move %d: %s resent whole", r.rec.Seq, op.Path)
+					t.Fatalf("move %d: %s resent whole", r.rec.StateID, op.Path)
 				}
 			}
 		}
 	}
-	n := int(r.rec.Seq - 1)
+	n := int(r.rec.StateID - 1)
 	if moveAdds != n || logAdds != n || logRemoves != max(0, n-maxLog) {
 		t.Fatalf("%d moves: %d adds to G.moves, %d to the log, %d removes from it (want %d, %d, %d)",
 			n, moveAdds, logAdds, logRemoves, n, n, max(0, n-maxLog))
@@ -596,7 +596,7 @@ func TestPatchViewsEncodedOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nr.StateID = r.rec.StateID + 1
+		nr.Version = r.rec.Version + 1
 		r.rec, r.st = nr, countingState{next, &n}
 		n = 0
 		r.broadcast(nil, nil)
@@ -624,7 +624,7 @@ func TestPatchDemotedViewer(t *testing.T) {
 	p.check(t)
 	nr := r.rec.clone()
 	nr.Seats[2].CredHash, nr.Seats[2].Bot = "", "normal"
-	nr.StateID++
+	nr.Version++
 	r.rec = nr
 	r.demoteUnseated()
 	r.broadcast(nil, nil)
@@ -1042,7 +1042,7 @@ func TestPatchEveryGame(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				nr.StateID++
+				nr.Version++
 				r.rec, r.st = nr, next
 				r.broadcast(nil, nil)
 				for _, p := range pairs {

@@ -159,7 +159,9 @@ func sameTail(t *testing.T, full, patched []string) {
 func TestPatchLiveGomokuBots(t *testing.T) {
 	mem := memstore.New(memstore.Options{})
 	defer mem.Close()
-	m := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: rooms.ZeroBotDelay})
+	// Bots move once somebody watches: a pause between their moves keeps
+	// the game from ending before the second spectator is in.
+	m := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: 5 * time.Millisecond})
 	defer m.Close()
 	ctx := context.Background()
 	id, err := m.Create(ctx, "gomoku", rooms.CreateParams{NumPlayers: 2, Bots: map[string]string{"0": "easy", "1": "easy"}})

@@ -132,14 +132,14 @@ func replayPlayers(rec *Record) []protocol.Player {
 	return players
 }
 
-// replayETag names a page of rec: the match, its moves (Seq), the page,
+// replayETag names a page of rec: the match, its moves (StateID), the page,
 // and what else the page shows of the record (the players, whether every
 // seat is taken, the outcome).
 func replayETag(rec *Record, players []byte, from, limit int64) string {
 	h := sha256.New()
 	b := []byte("replay/1\x00")
 	b = append(b, rec.ID...)
-	for _, n := range []int64{rec.Seq, from, limit, MaxReplayPageBytes} {
+	for _, n := range []int64{rec.StateID, from, limit, MaxReplayPageBytes} {
 		b = strconv.AppendInt(append(b, 0), n, 10)
 	}
 	b = strconv.AppendBool(append(b, 0), rec.started())
@@ -156,7 +156,7 @@ func (m *Manager) buildReplay(ctx context.Context, rec *Record, g games.Game, fr
 	if !rec.movesComplete() {
 		return protocol.Replay{}, errNoMoves
 	}
-	out := protocol.Replay{MatchID: rec.ID, GameName: rec.Game, Players: replayPlayers(rec), Total: rec.Seq, From: from,
+	out := protocol.Replay{MatchID: rec.ID, GameName: rec.Game, Players: replayPlayers(rec), Total: rec.StateID, From: from,
 		Steps: []protocol.ReplayStep{}}
 	info := g.Info()
 	// The ctx as the live match wrote it: every seat taken, the outcome
@@ -192,10 +192,10 @@ func (m *Manager) buildReplay(ctx context.Context, rec *Record, g games.Game, fr
 		})
 		return true, nil
 	}
-	if from > rec.Seq {
+	if from > rec.StateID {
 		return out, nil // past the end: nothing to replay
 	}
-	last := min(from+limit-1, rec.Seq) // the last stateID the page may hold
+	last := min(from+limit-1, rec.StateID) // the last stateID the page may hold
 	// streak counts each seat's timeouts in a row, as the clocks did.
 	st, start, streak, err := m.replayStart(ctx, rec, g, from)
 	if err != nil {
@@ -239,7 +239,7 @@ func (m *Manager) buildReplay(ctx context.Context, rec *Record, g games.Game, fr
 	if err != nil && !errors.Is(err, errStopMoves) {
 		return protocol.Replay{}, AsError(err)
 	}
-	if n := len(out.Steps); n > 0 && out.Steps[n-1].StateID < rec.Seq {
+	if n := len(out.Steps); n > 0 && out.Steps[n-1].StateID < rec.StateID {
 		out.Next = out.Steps[n-1].StateID + 1
 	}
 	return out, nil

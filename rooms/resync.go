@@ -28,13 +28,13 @@ func (r *room) resync() {
 func (r *room) refreshIfStale() {
 	if vr, ok := r.m.cfg.Store.(VersionReader); ok {
 		ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
-		sid, err := vr.StateID(ctx, r.id)
+		sid, err := vr.Version(ctx, r.id)
 		cancel()
 		if err != nil {
 			r.log.Warn("cannot check the stored version", "err", err)
 			return
 		}
-		if sid <= r.rec.StateID {
+		if sid <= r.rec.Version {
 			return
 		}
 	}

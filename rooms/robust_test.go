@@ -33,13 +33,13 @@ func (s *racingStore) Update(ctx context.Context, rec *rooms.Record, prev int64)
 		if err != nil {
 			return err
 		}
-		if rec.Seq > cur.Seq { // a move, not presence
+		if rec.StateID > cur.StateID { // a move, not presence
 			s.mu.Lock()
 			s.races--
 			s.mu.Unlock()
 			other := *cur
-			other.StateID = cur.StateID + 1
-			if err := s.Store.Update(ctx, &other, cur.StateID); err != nil {
+			other.Version = cur.Version + 1
+			if err := s.Store.Update(ctx, &other, cur.Version); err != nil {
 				return err
 			}
 		}
@@ -85,7 +85,7 @@ func TestMoveSurvivesConflictingWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return rec.Seq
+		return rec.StateID
 	}
 
 	start := seq()
@@ -94,7 +94,7 @@ func TestMoveSurvivesConflictingWrites(t *testing.T) {
 		t.Fatalf("a move that lost three races was not accepted: %s", msg)
 	}
 	if got := seq(); got != start+1 {
-		t.Fatalf("Seq %d after one move from %d", got, start)
+		t.Fatalf("stateID %d after one move from %d", got, start)
 	}
 
 	st.setRaces(1000)
@@ -103,7 +103,7 @@ func TestMoveSurvivesConflictingWrites(t *testing.T) {
 		t.Fatalf("a move that always loses: %s, want stale_state for ref 2", msg)
 	}
 	if got := seq(); got != start+1 {
-		t.Fatalf("the refused move changed Seq to %d", got)
+		t.Fatalf("the refused move changed the stateID to %d", got)
 	}
 
 	st.setRaces(0)
@@ -115,7 +115,7 @@ func TestMoveSurvivesConflictingWrites(t *testing.T) {
 		t.Fatalf("white's move after the races: %s", msg)
 	}
 	if got := seq(); got != start+2 {
-		t.Fatalf("Seq %d after two moves from %d", got, start)
+		t.Fatalf("stateID %d after two moves from %d", got, start)
 	}
 }
 
@@ -412,7 +412,7 @@ func TestLiveProcessReassertsHolders(t *testing.T) {
 	if s := rec.Seats[1]; s.Processes != 1 || !slices.Equal(s.Holders, []string{"B"}) || s.AwaySince != 0 {
 		t.Errorf("white's seat after the false alarm: %+v", s)
 	}
-	if rec.Seq != 2 { // joins do not bump Seq; black's move did once
-		t.Errorf("Seq %d: the bot moved for white, who was connected all along", rec.Seq)
+	if rec.StateID != 2 { // joins do not bump the stateID; black's move did once
+		t.Errorf("stateID %d: the bot moved for white, who was connected all along", rec.StateID)
 	}
 }

@@ -251,9 +251,9 @@ func (r *room) dispatch(cmd any) {
 			case cmdConnect:
 				c.reply <- internal
 			case botResult:
-				r.botBusy, r.botFailed = false, r.rec.StateID
+				r.botBusy, r.botFailed = false, r.rec.Version
 			case botTimer:
-				r.botBusy, r.botFailed = false, r.rec.StateID
+				r.botBusy, r.botFailed = false, r.rec.Version
 				r.tellViewers(internal)
 			case Event, liveTimer: // a change this room cannot show
 				r.tellViewers(internal)
@@ -269,7 +269,7 @@ func (r *room) dispatch(cmd any) {
 		r.checkHolders()
 		r.armLiveCheck(false)
 	case cmdRecord:
-		if c.rec.StateID > r.rec.StateID {
+		if c.rec.Version > r.rec.Version {
 			r.takeAndShow(c.rec)
 		} else {
 			r.schedule()
@@ -314,7 +314,7 @@ func (r *room) tellViewers(e *Error) {
 // before anything is decoded or read.
 func (r *room) onEvent(ev Event) {
 	switch {
-	case ev.Version() > r.rec.StateID:
+	case ev.RecordVersion() > r.rec.Version:
 		rec, err := ev.Load()
 		if err != nil {
 			r.log.Error("bad event from the store", "err", err)
@@ -322,7 +322,7 @@ func (r *room) onEvent(ev Event) {
 		}
 		if rec == nil { // a notice: the record is in the store
 			if _, err := r.refresh(); err != nil {
-				r.log.Warn("cannot read the record an event announced", "state_id", ev.Version(), "err", err)
+				r.log.Warn("cannot read the record an event announced", "version", ev.RecordVersion(), "err", err)
 			}
 			return
 		}
@@ -352,7 +352,7 @@ func (r *room) takeRecord(rec *Record) error {
 
 func (r *room) takeAndShow(rec *Record) {
 	if err := r.takeRecord(rec); err != nil {
-		r.log.Error("cannot load stored state", "state_id", rec.StateID, "err", err)
+		r.log.Error("cannot load stored state", "version", rec.Version, "err", err)
 		return
 	}
 	r.demoteUnseated()

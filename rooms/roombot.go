@@ -61,7 +61,7 @@ func (r *room) schedule() {
 	if len(r.rec.Gameover) > 0 {
 		r.ownKeeps() // an own LLM's key goes with the match's end
 	}
-	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.StateID {
+	if r.botBusy || !r.rec.started() || len(r.rec.Gameover) > 0 || r.botFailed == r.rec.Version {
 		return
 	}
 	st := r.st.Status()
@@ -155,7 +155,7 @@ func (r *room) fireBot() {
 			r.startThinking(seat)
 		}
 		go botJob{
-			ctx: r.m.ctx, st: r.st, stateID: r.rec.StateID, seq: r.rec.Seq, game: info.Name, matchID: r.id, seat: seat, level: level,
+			ctx: r.m.ctx, st: r.st, version: r.rec.Version, stateID: r.rec.StateID, game: info.Name, matchID: r.id, seat: seat, level: level,
 			player: player, log: r.log, metrics: r.m.cfg.Metrics,
 		}.think(r.results)
 		return
@@ -179,17 +179,17 @@ type thinking struct {
 // answer was not played) keeps its start, so the seconds shown count on.
 func (r *room) startThinking(seat int) {
 	since := r.m.now()
-	if t := r.think; t.seat == seat && t.seq == r.rec.Seq && t.since > 0 {
+	if t := r.think; t.seat == seat && t.seq == r.rec.StateID && t.since > 0 {
 		since = t.since
 	}
-	r.think = thinking{seat: seat, seq: r.rec.Seq, since: since}
+	r.think = thinking{seat: seat, seq: r.rec.StateID, since: since}
 }
 
 // thinkingNow is the wire Thinking of the current state, or nil: shown
 // only while the decision is for the state on show.
 func (r *room) thinkingNow() *protocol.Thinking {
 	t := r.think
-	if !t.shown || !r.botBusy || t.seq != r.rec.Seq {
+	if !t.shown || !r.botBusy || t.seq != r.rec.StateID {
 		return nil
 	}
 	return &protocol.Thinking{PlayerID: games.PlayerID(t.seat), Since: t.since, ServerTime: r.m.now()}
@@ -206,7 +206,7 @@ type botNote struct {
 // think decides the job's move and sends it, with the stateID it is for,
 // on out. An Engine level that fails plays its fallback built-in level.
 func (j botJob) think(out chan<- botResult) {
-	res := botResult{stateID: j.stateID, seq: j.seq, seat: j.seat}
+	res := botResult{version: j.version, stateID: j.stateID, seat: j.seat}
 	defer func() {
 		if p := recover(); p != nil {
 			res.err = fmt.Errorf("bot panic: %v\n%s", p, debug.Stack())
@@ -221,7 +221,7 @@ func (j botJob) think(out chan<- botResult) {
 		// answer before it starts the next), so this never waits.
 		slow := func() {
 			select {
-			case out <- botResult{stateID: j.stateID, seq: j.seq, seat: j.seat, thinking: true}:
+			case out <- botResult{version: j.version, stateID: j.stateID, seat: j.seat, thinking: true}:
 			default:
 			}
 		}
@@ -253,7 +253,7 @@ func (j botJob) think(out chan<- botResult) {
 func (r *room) onBotResult(res botResult) {
 	if res.thinking {
 		// An Engine is taking a while: every viewer learns it.
-		if t := r.think; r.botBusy && !t.shown && t.seat == res.seat && t.seq == res.seq && res.seq == r.rec.Seq {
+		if t := r.think; r.botBusy && !t.shown && t.seat == res.seat && t.seq == res.stateID && res.stateID == r.rec.StateID {
 			r.think.shown = true
 			r.broadcast(nil, nil)
 		}
@@ -262,7 +262,7 @@ func (r *room) onBotResult(res botResult) {
 	r.botBusy = false
 	// Thinking ends with the answer; a state that showed it is followed
 	// by one that does not (the move's, or untold below).
-	told := r.think.shown && r.think.seq == r.rec.Seq
+	told := r.think.shown && r.think.seq == r.rec.StateID
 	r.think.shown = false
 	untell := func() {
 		if told {
@@ -274,7 +274,7 @@ func (r *room) onBotResult(res botResult) {
 		r.ownElsewhere(res)
 		return
 	}
-	if res.seq != r.rec.Seq {
+	if res.stateID != r.rec.StateID {
 		r.schedule()
 		return
 	}
@@ -291,20 +291,20 @@ func (r *room) onBotResult(res botResult) {
 		return
 	}
 	if res.err != nil {
-		r.log.Error("bot failed", "seat", res.seat, "state_id", res.stateID, "err", res.err)
-		r.botFailed = r.rec.StateID
+		r.log.Error("bot failed", "seat", res.seat, "version", res.version, "err", res.err)
+		r.botFailed = r.rec.Version
 		untell()
 		return
 	}
 	if res.reason != "" || res.fallback != nil {
 		r.note = &botNote{seat: res.seat, reason: res.reason, fallback: res.fallback}
 	}
-	err := r.playAs(res.seat, res.name, res.args, &r.rec.Seq, r.timedOut(st, res.seat))
+	err := r.playAs(res.seat, res.name, res.args, &r.rec.StateID, r.timedOut(st, res.seat))
 	r.note = nil
 	if err != nil {
 		if err.Code != protocol.CodeStaleState {
-			r.log.Error("bot move refused", "seat", res.seat, "state_id", res.stateID, "move", res.name, "code", err.Code)
-			r.botFailed = r.rec.StateID
+			r.log.Error("bot move refused", "seat", res.seat, "version", res.version, "move", res.name, "code", err.Code)
+			r.botFailed = r.rec.Version
 		}
 		untell()
 		r.schedule()

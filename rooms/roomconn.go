@@ -175,8 +175,8 @@ func (r *room) writeMeta(fn func(*Record) bool) {
 // commit stores nr (whose state is next) as the successor of the current
 // record, then makes it current.
 func (r *room) commit(nr *Record, next games.State) error {
-	prev := r.rec.StateID
-	nr.StateID = prev + 1
+	prev := r.rec.Version
+	nr.Version = prev + 1
 	nr.UpdatedAt = r.m.now()
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
@@ -220,7 +220,7 @@ func (r *room) landed(ctx context.Context, nr *Record, err error) bool {
 // it for ours would leave the room without the join, refusing the new
 // seat's hello. So the whole records are compared, as JSON.
 func isStored(stored, nr *Record) bool {
-	if stored.StateID != nr.StateID || stored.Seq != nr.Seq || stored.UpdatedAt != nr.UpdatedAt ||
+	if stored.Version != nr.Version || stored.StateID != nr.StateID || stored.UpdatedAt != nr.UpdatedAt ||
 		!bytes.Equal(stored.State, nr.State) {
 		return false
 	}
@@ -241,7 +241,7 @@ func (r *room) refreshForHello() {
 	switch {
 	case err != nil:
 		r.log.Warn("cannot re-read the record for a hello", "err", err)
-	case rec.StateID > r.rec.StateID || (rec.StateID == r.rec.StateID && !isStored(rec, r.rec)):
+	case rec.Version > r.rec.Version || (rec.Version == r.rec.Version && !isStored(rec, r.rec)):
 		r.takeAndShow(rec)
 	}
 }
@@ -255,7 +255,7 @@ func (r *room) refresh() (changed bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if rec.StateID <= r.rec.StateID {
+	if rec.Version <= r.rec.Version {
 		return false, nil
 	}
 	r.takeAndShow(rec)

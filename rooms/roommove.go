@@ -80,8 +80,8 @@ func mayBeStale(code string) bool {
 }
 
 func (r *room) tryPlay(seat int, name string, args json.RawMessage, stateID *int64, timeout bool) (e *Error, conflict bool) {
-	if stateID != nil && *stateID != r.rec.Seq {
-		return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.Seq), false
+	if stateID != nil && *stateID != r.rec.StateID {
+		return newError(protocol.CodeStaleState, "your view is out of date (state %d, now %d); sync and retry", *stateID, r.rec.StateID), false
 	}
 	if !r.rec.started() {
 		return newError(protocol.CodeNotStarted, "the match starts when every seat is taken"), false
@@ -144,7 +144,7 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 		return nil, err
 	}
 	nr.State = state
-	nr.Seq++
+	nr.StateID++
 	entry := moveLogEntry(r.game.Info(), before, seat, name, args)
 	if n := r.note; n != nil && n.seat == seat {
 		// A bot's move: the Engine's reason, or the fallback that played.
@@ -328,12 +328,12 @@ type frame struct {
 }
 
 func (r *room) frame() *frame {
-	f := &frame{rec: r.rec, st: r.st, seq: r.rec.Seq, public: r.game.Info().PublicView}
+	f := &frame{rec: r.rec, st: r.st, seq: r.rec.StateID, public: r.game.Info().PublicView}
 	f.head = make([]byte, 0, 64+len(r.id))
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)
 	f.head = append(f.head, `,"stateID":`...)
-	f.head = strconv.AppendInt(f.head, r.rec.Seq, 10)
+	f.head = strconv.AppendInt(f.head, r.rec.StateID, 10)
 	f.players, f.log = r.wire.players(r.rec), r.wire.log(r.rec)
 	st := r.st.Status()
 	f.ctx = r.rec.appendWireCtx(make([]byte, 0, 256), st) // about 150-250 bytes

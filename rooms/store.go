@@ -29,24 +29,24 @@ type Record struct {
 	Unlisted   bool            `json:"unlisted"`
 	CreatedAt  int64           `json:"createdAt"` // Unix ms
 	UpdatedAt  int64           `json:"updatedAt"` // Unix ms
-	// StateID counts every change (moves, joins, renames, bots, presence):
+	// Version counts every change (moves, joins, renames, bots, presence):
 	// the version that compare-and-set checks. It starts at 1.
-	StateID int64 `json:"stateID"`
-	// Seq counts changes of the game state (accepted moves) and starts at
+	Version int64 `json:"stateID"`
+	// StateID counts changes of the game state (accepted moves) and starts at
 	// 1: it is the stateID of the wire protocol, so a seat connecting or a
 	// rename never makes a client's move stale.
-	Seq   int64               `json:"seq"`
-	Seats []Seat              `json:"seats"`
-	State json.RawMessage     `json:"state"`         // games.State, JSON
-	Log   []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
+	StateID int64               `json:"seq"`
+	Seats   []Seat              `json:"seats"`
+	State   json.RawMessage     `json:"state"`         // games.State, JSON
+	Log     []protocol.LogEntry `json:"log,omitempty"` // newest last, capped
 	// Moves are the accepted moves in order, secret arguments included,
 	// so that the seed and the moves replay the match (Manager.Replay).
 	// Server-side only, as the state is. With a store that keeps moves in
 	// chunks (MoveChunks), the oldest moves are sealed in chunks of
 	// MovesPerChunk, stored apart from the record, and Moves is only the
 	// tail after them: every move then rewrites at most a chunk's worth of
-	// moves, not all of them. Moves[i] made Seq SealedMoves+i+2. A record
-	// whose moves do not add up to Seq-1 (written before moves were kept,
+	// moves, not all of them. Moves[i] made StateID SealedMoves+i+2. A record
+	// whose moves do not add up to StateID-1 (written before moves were kept,
 	// or past maxMoves) cannot be replayed. Records written before chunks
 	// existed hold every move here, with no chunk; they replay as they are
 	// and are sealed a chunk per move from their next move on.
@@ -131,10 +131,10 @@ type Options struct {
 // A record event comes in one of three forms, told apart by Version and
 // Load rather than by reading the fields directly:
 //   - the record, decoded (Record);
-//   - the record undecoded: Raw holds its JSON and StateID its version, so
+//   - the record undecoded: Raw holds its JSON and Version its version, so
 //     a subscriber that already has that version (a room hearing the echo
 //     of its own write) skips the decode;
-//   - a notice: StateID alone, no record. A subscriber that needs the
+//   - a notice: Version alone, no record. A subscriber that needs the
 //     record reads it with Get (which may give a later one). Stores shared
 //     between processes send these, so a record does not travel to every
 //     process, the writer's own included, on every change.
@@ -147,20 +147,20 @@ type Event struct {
 	Chat   *protocol.Chat `json:"chat,omitempty"`
 	// Resync asks the subscriber to re-read the record (see above).
 	Resync bool `json:"-"`
-	// StateID is the version of the record in Raw, or of the record a
+	// Version is the version of the record in Raw, or of the record a
 	// notice announces.
-	StateID int64 `json:"-"`
+	Version int64 `json:"-"`
 	// Raw is the record's JSON, not yet decoded; empty in a notice.
 	Raw json.RawMessage `json:"-"`
 }
 
-// Version is the StateID of the event's record without decoding it, or 0
+// RecordVersion is the Version of the event's record without decoding it, or 0
 // for an event with no record (a chat).
-func (e Event) Version() int64 {
+func (e Event) RecordVersion() int64 {
 	if e.Record != nil {
-		return e.Record.StateID
+		return e.Record.Version
 	}
-	return e.StateID
+	return e.Version
 }
 
 // Load returns the event's record, decoding Raw if needed; nil for a chat
@@ -184,10 +184,10 @@ type Store interface {
 	Create(ctx context.Context, rec *Record) error
 	// Get returns the record; ErrNotFound if there is none (or it expired).
 	Get(ctx context.Context, id string) (*Record, error)
-	// Update replaces the record only if the stored StateID equals prev, and
+	// Update replaces the record only if the stored Version equals prev, and
 	// publishes it to the match's subscribers (the record, or a notice of
-	// its StateID: see Event), all in one atomic step (one round trip for
-	// Redis). ErrConflict if the stored StateID differs, ErrNotFound if the
+	// its Version: see Event), all in one atomic step (one round trip for
+	// Redis). ErrConflict if the stored Version differs, ErrNotFound if the
 	// record is gone.
 	Update(ctx context.Context, rec *Record, prev int64) error
 	// List returns the records of one game (listed and unlisted; the caller
@@ -206,14 +206,14 @@ type Store interface {
 	Close() error
 }
 
-// VersionReader is implemented by stores that read a record's StateID
+// VersionReader is implemented by stores that read a record's Version
 // without the record (the Redis store: one HGET). Rooms use it to check,
 // before they answer a connection or a sync, that their record is the
 // stored one; with other stores they re-read the record.
 type VersionReader interface {
-	// StateID returns the stored record's StateID; ErrNotFound if there is
+	// Version returns the stored record's Version; ErrNotFound if there is
 	// none.
-	StateID(ctx context.Context, id string) (int64, error)
+	Version(ctx context.Context, id string) (int64, error)
 }
 
 // MoveChunks is implemented by stores that keep a match's moves in chunks

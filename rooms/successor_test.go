@@ -18,7 +18,7 @@ func TestSuccessorLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &room{game: gomoku.Game, st: st, rec: &Record{ID: "m", Game: "gomoku", NumPlayers: 2, Seq: 1}}
+	r := &room{game: gomoku.Game, st: st, rec: &Record{ID: "m", Game: "gomoku", NumPlayers: 2, StateID: 1}}
 	var prevs []*Record
 	var prevLogs [][]protocol.LogEntry
 	for i := range 2 * maxLog {

@@ -12,13 +12,13 @@ import (
 // every move does, so a cache keyed on their difference kept showing the
 // person.
 func TestWirePlayersAfterTakeover(t *testing.T) {
-	rec := &Record{StateID: 9, Seq: 7, Seats: []Seat{{Name: "Ann", CredHash: "h", Processes: 1}, {Name: "Bot (easy)", Bot: "easy"}}}
+	rec := &Record{Version: 9, StateID: 7, Seats: []Seat{{Name: "Ann", CredHash: "h", Processes: 1}, {Name: "Bot (easy)", Bot: "easy"}}}
 	var c wireCache
 	if got := string(c.players(rec)); got != string(mustMarshal(rec.players())) {
 		t.Fatalf("players %s", got)
 	}
 	nr := *rec
-	nr.StateID, nr.Seq = 10, 8
+	nr.Version, nr.StateID = 10, 8
 	nr.Seats = append([]Seat(nil), rec.Seats...)
 	s := &nr.Seats[0]
 	s.CredHash, s.Left, s.Bot = "", true, "normal"

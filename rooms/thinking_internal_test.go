@@ -98,7 +98,7 @@ func TestThinkingFrameMatchesJSON(t *testing.T) {
 		if seat >= 0 {
 			you = games.PlayerID(seat)
 		}
-		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.Seq,
+		want, _ := json.Marshal(protocol.State{Type: protocol.TypeState, MatchID: r.rec.ID, StateID: r.rec.StateID,
 			G: mustMarshal(r.st.View(seat)), Ctx: r.rec.wireCtx(r.st.Status()), Players: r.rec.players(), Log: []protocol.LogEntry{},
 			You: you, Thinking: &th})
 		if got := f.encode(seat, nil); !bytes.Equal(got, want) {

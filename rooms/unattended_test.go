@@ -57,7 +57,7 @@ func TestUnwatchedBotMatchStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	if over(stopped) {
-		t.Fatalf("the unwatched match played to its end (%d moves)", stopped.Seq-1)
+		t.Fatalf("the unwatched match played to its end (%d moves)", stopped.StateID-1)
 	}
 	// Unloaded, it makes no more moves: the record ages and expires.
 	clock.Advance(2 * time.Hour)
@@ -100,7 +100,7 @@ func TestPersonJoiningStartsBots(t *testing.T) {
 		t.Fatal(err)
 	}
 	awaitUnloaded(t, m) // the join loaded the room; with nobody there it unloads
-	if rec, err := mem.Get(ctx, id); err != nil || rec.Seq != 1 {
+	if rec, err := mem.Get(ctx, id); err != nil || rec.StateID != 1 {
 		t.Fatalf("the bot moved with nobody connected: %+v, %v", rec, err)
 	}
 	v, err := m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, discardSink{})
@@ -113,7 +113,7 @@ func TestPersonJoiningStartsBots(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rec.Seq > 1 {
+		if rec.StateID > 1 {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -236,8 +236,8 @@ type (
 		on bool
 	}
 	botResult struct {
-		stateID int64
-		seq     int64 // the Record.Seq the bot decided at
+		version int64
+		stateID int64 // the Record.StateID the bot decided at
 		seat    int
 		name    string
 		args    json.RawMessage

@@ -22,7 +22,7 @@ func midGame(tb testing.TB, n int) *room {
 	state, _ := st.MarshalJSON()
 	rec := &Record{
 		ID: "5f0c7b8e-3d2a-4c1b-9e8f-7a6b5c4d3e2f", Game: "gomoku", NumPlayers: 2,
-		CreatedAt: 1_764_450_000_000, UpdatedAt: 1_764_450_000_000, StateID: 5, Seq: 1,
+		CreatedAt: 1_764_450_000_000, UpdatedAt: 1_764_450_000_000, Version: 5, StateID: 1,
 		Seats: []Seat{
 			{Name: "Player 0", CredHash: strings.Repeat("3f", 32), Processes: 1},
 			{Name: "Player 1", CredHash: strings.Repeat("a7", 32), Processes: 1},
@@ -33,7 +33,7 @@ func midGame(tb testing.TB, n int) *room {
 	r := &room{id: rec.ID, game: gomoku.Game, rec: rec, st: st}
 	for range n {
 		if !r.playFirstEmpty() {
-			tb.Fatalf("no legal move after %d", r.rec.Seq-1)
+			tb.Fatalf("no legal move after %d", r.rec.StateID-1)
 		}
 	}
 	return r
@@ -55,7 +55,7 @@ func (r *room) playFirstEmpty() bool {
 		if err != nil {
 			panic(err)
 		}
-		nr.StateID++
+		nr.Version++
 		nr.UpdatedAt += 700
 		r.rec, r.st = nr, next
 		return true

@@ -65,7 +65,7 @@ func botRecord(t testing.TB, id, game string, seats, n int, keep func(int64) boo
 	}
 	seq := int64(len(moves)) + 1
 	rec := &rooms.Record{ID: id, Game: game, NumPlayers: seats, CreatedAt: 1_700_000_000_000, UpdatedAt: 1_700_000_000_000,
-		StateID: seq, Seq: seq, Seats: make([]rooms.Seat, seats), State: state, Moves: moves,
+		Version: seq, StateID: seq, Seats: make([]rooms.Seat, seats), State: state, Moves: moves,
 		Options: rooms.Options{GraceMs: 60000, Seed: seed}}
 	for i := range rec.Seats {
 		rec.Seats[i] = rooms.Seat{Name: fmt.Sprintf("Bot %d", i), Bot: "easy"}
@@ -242,8 +242,8 @@ func TestReplayLongMatch(t *testing.T) {
 	now, _ := json.Marshal(stored)
 	t.Logf("record of %d moves: %d bytes with every move in it; %d bytes with %d chunks sealed and %d moves in it",
 		moves, len(old), len(now), stored.SealedChunks, len(stored.Moves))
-	if stored.Seq < end || stored.SealedChunks != moves/rooms.MovesPerChunk || len(stored.Moves) >= rooms.MovesPerChunk {
-		t.Fatalf("stored at seq %d: %d chunks sealed, %d moves in the record", stored.Seq, stored.SealedChunks, len(stored.Moves))
+	if stored.StateID < end || stored.SealedChunks != moves/rooms.MovesPerChunk || len(stored.Moves) >= rooms.MovesPerChunk {
+		t.Fatalf("stored at seq %d: %d chunks sealed, %d moves in the record", stored.StateID, stored.SealedChunks, len(stored.Moves))
 	}
 
 	// The page that ends the match as the spectator last saw it.
@@ -364,8 +364,8 @@ func TestReplayCaching(t *testing.T) {
 		t.Fatalf("match in play, unchanged: %d", resp.StatusCode)
 	}
 	more, _ := botRecord(t, "playing", "gomoku", 2, 7, func(int64) bool { return false })
-	more.StateID = playing.StateID + 1
-	if err := mem.Update(context.Background(), more, playing.StateID); err != nil {
+	more.Version = playing.Version + 1
+	if err := mem.Update(context.Background(), more, playing.Version); err != nil {
 		t.Fatal(err)
 	}
 	resp, b = replayGet(t, purl, ptag)

@@ -75,7 +75,7 @@ func testSmoke(t *testing.T, clientKind string) {
 	for _, rec := range recs {
 		started := rec.Seats[0].Taken() && rec.Seats[1].Taken()
 		if started && len(rec.Gameover) == 0 {
-			t.Errorf("match %s left unfinished at stateID %d", rec.ID, rec.StateID)
+			t.Errorf("match %s left unfinished at stateID %d", rec.ID, rec.Version)
 		}
 	}
 	if rep.CPU == nil || rep.CPU.ServerSeconds <= 0 || rep.CPU.ServerPerMoveUs <= 0 {
@@ -181,7 +181,7 @@ func TestSmokeGongzhu(t *testing.T) {
 		if len(rec.Seats) != 4 {
 			t.Errorf("match %s has %d seats, want 4", rec.ID, len(rec.Seats))
 		}
-		states += rec.StateID
+		states += rec.Version
 	}
 	if len(recs) == 0 || states < rep.Moves {
 		t.Fatalf("%d Gong Zhu records at %d states in all, want at least the %d moves acked", len(recs), states, rep.Moves)

@@ -58,7 +58,7 @@ func request(t *testing.T, st games.State, seat int) rooms.EngineRequest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rooms.EngineRequest{Game: "weiqi", Seat: seat, StateID: 7, View: view}
+	return rooms.EngineRequest{Game: "weiqi", Seat: seat, Version: 7, View: view}
 }
 
 // ask calls Move with a generous deadline and checks the answer is legal

@@ -143,8 +143,8 @@ func TestScoringWithDeadStones(t *testing.T) {
 	if rec.State, err = scoring.MarshalJSON(); err != nil {
 		t.Fatal(err)
 	}
-	prev := rec.StateID
-	rec.StateID, rec.Seq = prev+1, rec.Seq+int64(len(deadGroup()))
+	prev := rec.Version
+	rec.Version, rec.StateID = prev+1, rec.StateID+int64(len(deadGroup()))
 	if err := f.store.Update(ctx, rec, prev); err != nil {
 		t.Fatal(err)
 	}

@@ -462,7 +462,7 @@ func buildSample() (rooms.EngineRequest, error) {
 			if err != nil {
 				return rooms.EngineRequest{}, err
 			}
-			return rooms.EngineRequest{Game: Game, MatchID: sampleMatch, Seat: v.Current, StateID: stateID, View: view}, nil
+			return rooms.EngineRequest{Game: Game, MatchID: sampleMatch, Seat: v.Current, Version: stateID, View: view}, nil
 		}
 		name, args, err := st.Bot(carcassonne.LevelNormal, v.Current, rng)
 		if err != nil {

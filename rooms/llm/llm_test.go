@@ -46,7 +46,7 @@ func TestMoveGoodAnswer(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFake(t, always(reply{content: c.answer}))
 			p := f.player(t, 5*time.Second)
-			name, args, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", Seat: 0, StateID: 3, View: c.view})
+			name, args, err := p.Move(context.Background(), rooms.EngineRequest{Game: "carcassonne", Seat: 0, Version: 3, View: c.view})
 			if err != nil {
 				t.Fatalf("Move: %v", err)
 			}

@@ -51,7 +51,7 @@ func TestOwnCaps(t *testing.T) {
 	tile, _, _, _ := views(t)
 	dctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
-	_, err = pl.Engine.(rooms.ReasonEngine).MoveReason(dctx, rooms.EngineRequest{Game: Game, MatchID: "m2", Seat: 0, StateID: 1, View: tile})
+	_, err = pl.Engine.(rooms.ReasonEngine).MoveReason(dctx, rooms.EngineRequest{Game: Game, MatchID: "m2", Seat: 0, Version: 1, View: tile})
 	if !errors.Is(err, rooms.ErrEngineBusy) {
 		t.Fatalf("third decision: %v, want busy", err)
 	}
@@ -61,7 +61,7 @@ func TestOwnCaps(t *testing.T) {
 	r1()
 	r2()
 	// A slot free again: the decision is made.
-	if _, err := pl.Engine.(rooms.ReasonEngine).MoveReason(ctx, rooms.EngineRequest{Game: Game, MatchID: "m2", Seat: 0, StateID: 1, View: tile}); err != nil {
+	if _, err := pl.Engine.(rooms.ReasonEngine).MoveReason(ctx, rooms.EngineRequest{Game: Game, MatchID: "m2", Seat: 0, Version: 1, View: tile}); err != nil {
 		t.Fatal(err)
 	}
 	// Keep: an over match, or one unchanged past the TTL, is let go.

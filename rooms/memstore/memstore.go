@@ -145,7 +145,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if s.live(rec.ID, now) != nil {
 		return fmt.Errorf("%w: %s", rooms.ErrExists, rec.ID)
 	}
-	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.StateID, expires: now.Add(s.ttl)}
+	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.Version, expires: now.Add(s.ttl)}
 	return nil
 }
 
@@ -176,17 +176,17 @@ func decode(data []byte) (*rooms.Record, error) {
 	return rec, nil
 }
 
-// Update replaces the record if its stored StateID equals prev, renews its
+// Update replaces the record if its stored Version equals prev, renews its
 // TTL and sends the new record to every subscriber of the match (each gets
-// its own deep copy of rec). rec.StateID must be greater than prev. rooms.ErrConflict if
-// the stored StateID differs, rooms.ErrNotFound if the record is gone; then
+// its own deep copy of rec). rec.Version must be greater than prev. rooms.ErrConflict if
+// the stored Version differs, rooms.ErrNotFound if the record is gone; then
 // nothing changes.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
-	if rec.StateID <= prev {
-		return fmt.Errorf("memstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.StateID, prev)
+	if rec.Version <= prev {
+		return fmt.Errorf("memstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.Version, prev)
 	}
 	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
@@ -205,14 +205,14 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	if e.stateID != prev {
 		return fmt.Errorf("%w: match %s is at stateID %d, not %d", rooms.ErrConflict, rec.ID, e.stateID, prev)
 	}
-	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.StateID, expires: now.Add(s.ttl), moves: e.moves}
-	// Fan out under the lock so that subscribers see updates in StateID
+	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.Version, expires: now.Add(s.ttl), moves: e.moves}
+	// Fan out under the lock so that subscribers see updates in Version
 	// order. They get the encoded record, which nobody writes again, and
 	// decode it only if they need it (a room skips the echo of its own
 	// write), so they share nothing with the caller or each other.
 	for sub := range s.subs[rec.ID] {
 		if !sub.full() {
-			sub.send(rooms.Event{StateID: rec.StateID, Raw: data})
+			sub.send(rooms.Event{Version: rec.Version, Raw: data})
 		}
 	}
 	return nil

@@ -84,7 +84,7 @@ func TestUpdatesShareRoundTrips(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			prev := recs[i].StateID
+			prev := recs[i].Version
 			if i%10 == 9 {
 				prev-- // a stale writer: must conflict, alone
 			}
@@ -110,12 +110,12 @@ func TestUpdatesShareRoundTrips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := recs[i].StateID + 1
+		want := recs[i].Version + 1
 		if i%10 == 9 {
-			want = recs[i].StateID
+			want = recs[i].Version
 		}
-		if got.StateID != want {
-			t.Errorf("%s is at stateID %d, want %d", recs[i].ID, got.StateID, want)
+		if got.Version != want {
+			t.Errorf("%s is at stateID %d, want %d", recs[i].ID, got.Version, want)
 		}
 	}
 	if evalshas != n {
@@ -145,18 +145,18 @@ func TestUpdateAfterScriptFlush(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := storetest.Next(rec)
-	if err := s.Update(ctx, next, rec.StateID); err != nil {
+	if err := s.Update(ctx, next, rec.Version); err != nil {
 		t.Fatalf("Update after SCRIPT FLUSH: %v", err)
 	}
-	if err := s.Update(ctx, storetest.Next(next), rec.StateID); !errors.Is(err, rooms.ErrConflict) {
+	if err := s.Update(ctx, storetest.Next(next), rec.Version); !errors.Is(err, rooms.ErrConflict) {
 		t.Fatalf("stale Update after SCRIPT FLUSH: %v, want ErrConflict", err)
 	}
 	third := storetest.Next(next)
-	if err := s.Update(ctx, third, next.StateID); err != nil {
+	if err := s.Update(ctx, third, next.Version); err != nil {
 		t.Fatalf("second Update after SCRIPT FLUSH: %v", err)
 	}
 	got, err := s.Get(ctx, rec.ID)
-	if err != nil || got.StateID != third.StateID {
-		t.Fatalf("Get = %v, %v; want stateID %d", got, err, third.StateID)
+	if err != nil || got.Version != third.Version {
+		t.Fatalf("Get = %v, %v; want stateID %d", got, err, third.Version)
 	}
 }

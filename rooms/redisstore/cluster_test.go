@@ -75,7 +75,7 @@ func testSharded(t *testing.T, c *redistest.Cluster) {
 		sharded := subscribeRaw(t, cc.SSubscribe(ctx, channel))
 		plain := subscribeRaw(t, cc.Subscribe(ctx, channel))
 		next := storetest.Next(rec)
-		if err := s.Update(ctx, next, rec.StateID); err != nil {
+		if err := s.Update(ctx, next, rec.Version); err != nil {
 			t.Fatal(err)
 		}
 		if msg := receive(t, sharded); msg.Payload != `{"stateID":2}` {
@@ -90,7 +90,7 @@ func testSharded(t *testing.T, c *redistest.Cluster) {
 			t.Fatalf("SUBSCRIBE %s got %.80s: the store used PUBLISH on a cluster", channel, msg.Payload)
 		}
 		second := subscribeRaw(t, cc.SSubscribe(ctx, channel))
-		if err := s.Update(ctx, storetest.Next(next), next.StateID); err != nil {
+		if err := s.Update(ctx, storetest.Next(next), next.Version); err != nil {
 			t.Fatal(err)
 		}
 		for _, sub := range []*redis.PubSub{sharded, second} {

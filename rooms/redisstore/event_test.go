@@ -31,12 +31,12 @@ func TestRecordEvent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ev, ok := recordEvent(tc.payload)
-			if ok != tc.ok || ev.StateID != tc.sid || string(ev.Raw) != tc.raw {
+			if ok != tc.ok || ev.Version != tc.sid || string(ev.Raw) != tc.raw {
 				t.Fatalf("recordEvent(%q) = (stateID %d, raw %q), %v; want (%d, %q), %v",
-					tc.payload, ev.StateID, ev.Raw, ok, tc.sid, tc.raw, tc.ok)
+					tc.payload, ev.Version, ev.Raw, ok, tc.sid, tc.raw, tc.ok)
 			}
-			if ok && ev.Version() != tc.sid {
-				t.Fatalf("Version() = %d, want %d", ev.Version(), tc.sid)
+			if ok && ev.RecordVersion() != tc.sid {
+				t.Fatalf("Version() = %d, want %d", ev.RecordVersion(), tc.sid)
 			}
 			if rec, err := ev.Load(); ok && tc.raw == "" && (rec != nil || err != nil) {
 				t.Fatalf("Load() of a notice = %v, %v; want no record", rec, err)
@@ -71,8 +71,8 @@ func FuzzRecordEvent(f *testing.F) {
 			t.Fatalf("recordEvent(%q): raw %q is not the payload's record", payload, ev.Raw)
 		}
 		sid, err := strconv.ParseInt(payload[len(head):len(payload)-len(tail)], 10, 64)
-		if err != nil || sid != ev.StateID || sid <= 0 {
-			t.Fatalf("recordEvent(%q): stateID %d is not the payload's (%d, %v)", payload, ev.StateID, sid, err)
+		if err != nil || sid != ev.Version || sid <= 0 {
+			t.Fatalf("recordEvent(%q): stateID %d is not the payload's (%d, %v)", payload, ev.Version, sid, err)
 		}
 	})
 }

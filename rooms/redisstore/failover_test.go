@@ -130,9 +130,9 @@ func listen(t *testing.T, s *redisstore.Store, id string) *listener {
 	l := &listener{}
 	go func() {
 		for ev := range events {
-			v := ev.Version()
+			v := ev.RecordVersion()
 			if ev.Resync {
-				v, _ = s.StateID(context.Background(), id) // 0 on failure
+				v, _ = s.Version(context.Background(), id) // 0 on failure
 			}
 			l.mu.Lock()
 			if ev.Resync {

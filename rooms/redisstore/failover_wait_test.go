@@ -90,9 +90,9 @@ func killRounds(t *testing.T, c *redistest.Cluster, o redisstore.Options, rounds
 				t.Fatalf("round %d: %d writes acknowledged in 30 s, want %d", round, len(acked), writesPerRound)
 			}
 			next := storetest.Next(cur)
-			err := s.Update(ctx, next, cur.StateID)
+			err := s.Update(ctx, next, cur.Version)
 			if err == nil {
-				acked, cur = append(acked, next.StateID), next
+				acked, cur = append(acked, next.Version), next
 				continue
 			}
 			if !errors.Is(err, rooms.ErrUnavailable) {
@@ -116,7 +116,7 @@ func killRounds(t *testing.T, c *redistest.Cluster, o redisstore.Options, rounds
 				t.Logf("round %d: acknowledged write of stateID %d lost: the match is not in the store", round, sid)
 			case !hasWrite(stored, sid):
 				st.lost++
-				t.Logf("round %d: acknowledged write of stateID %d lost: the store has stateID %d", round, sid, stored.StateID)
+				t.Logf("round %d: acknowledged write of stateID %d lost: the store has stateID %d", round, sid, stored.Version)
 			}
 		}
 		st.rounds, st.acked = st.rounds+1, st.acked+len(acked)
@@ -128,7 +128,7 @@ func killRounds(t *testing.T, c *redistest.Cluster, o redisstore.Options, rounds
 // hasWrite reports whether rec holds the write of stateID sid as
 // storetest.Next makes it: rec is at sid or later, with its log entry.
 func hasWrite(rec *rooms.Record, sid int64) bool {
-	return rec.StateID >= sid && slices.ContainsFunc(rec.Log, func(e protocol.LogEntry) bool {
+	return rec.Version >= sid && slices.ContainsFunc(rec.Log, func(e protocol.LogEntry) bool {
 		return int64(e.Turn) == sid && string(e.Args) == fmt.Sprintf("[%d]", sid)
 	})
 }

@@ -84,7 +84,7 @@ func TestOutage(t *testing.T) {
 	}{
 		{"Create", func() error { return s.Create(ctx, storetest.NewRecord("m2", "gomoku", 100)) }},
 		{"Get", func() error { _, err := s.Get(ctx, "m1"); return err }},
-		{"Update", func() error { return s.Update(ctx, storetest.Next(rec), rec.StateID) }},
+		{"Update", func() error { return s.Update(ctx, storetest.Next(rec), rec.Version) }},
 		{"List", func() error { _, err := s.List(ctx, "gomoku"); return err }},
 		{"Publish", func() error { return s.Publish(ctx, "m1", chat) }},
 		{"Subscribe", func() error { _, _, err := s.Subscribe(ctx, "m2"); return err }},
@@ -190,7 +190,7 @@ func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after stri
 			t.Fatalf("Get after %s: %v", after, err)
 		}
 		next := storetest.Next(rec)
-		if err := s.Update(ctx, next, rec.StateID); err != nil {
+		if err := s.Update(ctx, next, rec.Version); err != nil {
 			t.Fatalf("Update after %s: %v", after, err)
 		}
 		for waiting := true; waiting; {
@@ -200,7 +200,7 @@ func delivers(t *testing.T, s rooms.Store, events <-chan rooms.Event, after stri
 					resynced = true
 					continue
 				}
-				if ev.Version() == 0 || ev.Version() > next.StateID {
+				if ev.RecordVersion() == 0 || ev.RecordVersion() > next.Version {
 					t.Fatalf("after %s got %+v", after, ev)
 				}
 				return resynced

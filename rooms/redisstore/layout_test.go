@@ -39,7 +39,7 @@ func TestKeyLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := storetest.Next(rec)
-	if err := s.Update(ctx, next, rec.StateID); err != nil {
+	if err := s.Update(ctx, next, rec.Version); err != nil {
 		t.Fatal(err)
 	}
 	key := prefix + ":{m1}:rec"
@@ -51,8 +51,8 @@ func TestKeyLayout(t *testing.T) {
 		t.Errorf("HGET %s sid = %q, want \"2\"", key, fields["sid"])
 	}
 	var stored rooms.Record
-	if err := json.Unmarshal([]byte(fields["rec"]), &stored); err != nil || stored.StateID != 2 {
-		t.Errorf("HGET %s rec: stateID %d, %v; want the record at stateID 2", key, stored.StateID, err)
+	if err := json.Unmarshal([]byte(fields["rec"]), &stored); err != nil || stored.Version != 2 {
+		t.Errorf("HGET %s rec: stateID %d, %v; want the record at stateID 2", key, stored.Version, err)
 	}
 	if score, err := c.ZScore(ctx, prefix+":games:gomoku", "m1").Result(); err != nil || score <= 0 {
 		t.Errorf("ZSCORE %s:games:gomoku m1 = %v, %v; want a creation time", prefix, score, err)
@@ -71,7 +71,7 @@ func TestKeyLayout(t *testing.T) {
 	if _, err := raw2.Receive(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(ctx, storetest.Next(next), next.StateID); err != nil {
+	if err := s.Update(ctx, storetest.Next(next), next.Version); err != nil {
 		t.Fatal(err)
 	}
 	for _, sub := range []*redis.PubSub{raw, raw2} {
@@ -83,7 +83,7 @@ func TestKeyLayout(t *testing.T) {
 		if !strings.HasPrefix(msg.Payload, `{"stateID":3,"record":{`) {
 			t.Fatalf("event with two subscribers = %.80s; want the stateID, then the record", msg.Payload)
 		}
-		if err := json.Unmarshal([]byte(msg.Payload), &ev); err != nil || ev.Record == nil || ev.Record.StateID != 3 {
+		if err := json.Unmarshal([]byte(msg.Payload), &ev); err != nil || ev.Record == nil || ev.Record.Version != 3 {
 			t.Fatalf("event with two subscribers = %.200s (%v); want the record at stateID 3", msg.Payload, err)
 		}
 	}
@@ -116,7 +116,7 @@ func TestTTL(t *testing.T) {
 	if err := c.PExpire(ctx, key, 5*time.Second).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(ctx, storetest.Next(rec), rec.StateID); err != nil {
+	if err := s.Update(ctx, storetest.Next(rec), rec.Version); err != nil {
 		t.Fatal(err)
 	}
 	check("Update")
@@ -242,9 +242,9 @@ func TestRoundTrips(t *testing.T) {
 	}{
 		{"Create", func() error { return s.Create(ctx, rec) }, 2},
 		{"Get", func() error { _, err := s.Get(ctx, "m1"); return err }, 1},
-		{"Update", func() error { return s.Update(ctx, next, rec.StateID) }, 1},
+		{"Update", func() error { return s.Update(ctx, next, rec.Version) }, 1},
 		{"UpdateConflict", func() error {
-			if err := s.Update(ctx, storetest.Next(next), rec.StateID); !errors.Is(err, rooms.ErrConflict) {
+			if err := s.Update(ctx, storetest.Next(next), rec.Version); !errors.Is(err, rooms.ErrConflict) {
 				return err
 			}
 			return nil

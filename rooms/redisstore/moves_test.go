@@ -38,7 +38,7 @@ func TestMovesLayout(t *testing.T) {
 	}
 	// An Update renews the TTL of the whole hash, chunk included.
 	c.PExpire(ctx, key, time.Minute)
-	if err := s.Update(ctx, storetest.Next(rec), rec.StateID); err != nil {
+	if err := s.Update(ctx, storetest.Next(rec), rec.Version); err != nil {
 		t.Fatal(err)
 	}
 	if ttl, _ := c.PTTL(ctx, key).Result(); ttl < 59*time.Minute {
@@ -48,7 +48,7 @@ func TestMovesLayout(t *testing.T) {
 		t.Fatal("the Update dropped the chunk")
 	}
 	got, err := s.Get(ctx, "m1")
-	if err != nil || got.StateID != 2 {
+	if err != nil || got.Version != 2 {
 		t.Fatalf("Get: %v, %v", got, err)
 	}
 	// No chunk makes a hash of its own for a match that is gone.

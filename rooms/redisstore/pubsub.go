@@ -491,7 +491,7 @@ func recordEvent(payload string) (rooms.Event, bool) {
 	if err != nil || sid <= 0 {
 		return rooms.Event{}, false
 	}
-	ev := rooms.Event{StateID: sid}
+	ev := rooms.Event{Version: sid}
 	if raw != "" {
 		ev.Raw = json.RawMessage(raw)
 	}

@@ -40,7 +40,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if err := s.index(ctx, s.indexKey(rec.Game), z); err != nil {
 		return unavailable("index match", rec.ID, err)
 	}
-	cmd := s.run(ctx, s.sc.create, []string{s.recKey(rec.ID)}, rec.StateID, data, s.ttlMs())
+	cmd := s.run(ctx, s.sc.create, []string{s.recKey(rec.ID)}, rec.Version, data, s.ttlMs())
 	short := shortOf(cmd.Err()) // written, the wait fell short (wait.go)
 	if err := cmd.Err(); err != nil && short == nil {
 		return unavailable("create match", rec.ID, err)
@@ -71,9 +71,9 @@ func (s *Store) Get(ctx context.Context, id string) (*rooms.Record, error) {
 
 var _ rooms.VersionReader = (*Store)(nil)
 
-// StateID implements rooms.VersionReader: the record's sid field, one HGET
+// Version implements rooms.VersionReader: the record's sid field, one HGET
 // without the record; rooms.ErrNotFound if there is none or it expired.
-func (s *Store) StateID(ctx context.Context, id string) (int64, error) {
+func (s *Store) Version(ctx context.Context, id string) (int64, error) {
 	if s.closed() {
 		return 0, errClosed
 	}
@@ -98,16 +98,16 @@ func decode(id string, data []byte) (*rooms.Record, error) {
 // Update is one EVALSHA of updateScript: compare the stored stateID with
 // prev, write the record, renew the TTL and publish a notice of the new
 // stateID to the match's subscribers (see rooms.Event: a subscriber that
-// needs the record Gets it). rec.StateID must be greater than prev.
-// rooms.ErrConflict if the stored StateID differs, rooms.ErrNotFound if the
+// needs the record Gets it). rec.Version must be greater than prev.
+// rooms.ErrConflict if the stored Version differs, rooms.ErrNotFound if the
 // record is gone; then nothing changes. An ErrUnavailable error does not say whether the script
 // ran (the reply may be what was lost): re-read with Get.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
-	if rec.StateID <= prev {
-		return fmt.Errorf("redisstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.StateID, prev)
+	if rec.Version <= prev {
+		return fmt.Errorf("redisstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.Version, prev)
 	}
 	if s.closed() {
 		return errClosed
@@ -117,7 +117,7 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
 	}
 	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID)}
-	args := []any{strconv.FormatInt(prev, 10), rec.StateID, data, s.ttlMs()}
+	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, s.ttlMs()}
 	cmd := redis.NewCmd(ctx, append([]any{"evalsha", s.sc.update.Hash(), len(keys), keys[0], keys[1]}, args...)...)
 	if err := s.batch.do(ctx, cmd); err != nil {
 		return unavailable("update match", rec.ID, err)
@@ -142,7 +142,7 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 		}
 		return fmt.Errorf("%w: %s", rooms.ErrNotFound, rec.ID)
 	case string:
-		if err := s.settle(ctx, rec.ID, rec.StateID, v); err != nil {
+		if err := s.settle(ctx, rec.ID, rec.Version, v); err != nil {
 			return err
 		}
 		return fmt.Errorf("%w: match %s is at stateID %s, not %d", rooms.ErrConflict, rec.ID, v, prev)

@@ -185,7 +185,7 @@ func (s *Store) cluster() *redis.ClusterClient {
 	return cc
 }
 
-// recKey is the hash holding a match's record: fields sid (the StateID, in
+// recKey is the hash holding a match's record: fields sid (the Version, in
 // decimal) and rec (the record's JSON). The braces make every key of one
 // match hash to the same Redis Cluster slot.
 func (s *Store) recKey(id string) string { return s.prefix + ":{" + id + "}:rec" }

@@ -29,10 +29,10 @@ func TestResyncAfterRestart(t *testing.T) {
 
 	srv.Restart(t)
 	next := storetest.Next(rec)
-	if err := other.Update(context.Background(), next, rec.StateID); err != nil {
+	if err := other.Update(context.Background(), next, rec.Version); err != nil {
 		t.Fatalf("Update after the restart: %v", err)
 	}
-	awaitResync(t, s, events, next.StateID)
+	awaitResync(t, s, events, next.Version)
 	delivers(t, s, events, "the resync")
 }
 
@@ -55,10 +55,10 @@ func TestResyncAfterOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := storetest.Next(rec)
-	if err := s.Update(context.Background(), next, rec.StateID); err != nil {
+	if err := s.Update(context.Background(), next, rec.Version); err != nil {
 		t.Fatalf("Update after the restart: %v", err)
 	}
-	awaitResync(t, s, events, next.StateID)
+	awaitResync(t, s, events, next.Version)
 }
 
 // noResync fails t if a resync event is queued on events.
@@ -85,11 +85,11 @@ func awaitResync(t *testing.T, s rooms.Store, events <-chan rooms.Event, stateID
 			if !ev.Resync {
 				continue
 			}
-			if ev.Version() != 0 || ev.Chat != nil {
+			if ev.RecordVersion() != 0 || ev.Chat != nil {
 				t.Fatalf("the resync event carries more: %+v", ev)
 			}
 			got, err := s.Get(context.Background(), "m1")
-			if err != nil || got.StateID < stateID {
+			if err != nil || got.Version < stateID {
 				t.Fatalf("Get after the resync: %v, %v; want stateID %d", got, err, stateID)
 			}
 			return
@@ -108,13 +108,13 @@ func TestStateID(t *testing.T) {
 	if err := s.Create(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(ctx, storetest.Next(rec), rec.StateID); err != nil {
+	if err := s.Update(ctx, storetest.Next(rec), rec.Version); err != nil {
 		t.Fatal(err)
 	}
-	if sid, err := s.StateID(ctx, "m1"); err != nil || sid != rec.StateID+1 {
-		t.Fatalf("StateID(m1) = %d, %v; want %d", sid, err, rec.StateID+1)
+	if sid, err := s.Version(ctx, "m1"); err != nil || sid != rec.Version+1 {
+		t.Fatalf("StateID(m1) = %d, %v; want %d", sid, err, rec.Version+1)
 	}
-	if _, err := s.StateID(ctx, "none"); !errors.Is(err, rooms.ErrNotFound) {
+	if _, err := s.Version(ctx, "none"); !errors.Is(err, rooms.ErrNotFound) {
 		t.Fatalf("StateID(none): %v, want ErrNotFound", err)
 	}
 	var _ rooms.VersionReader = s

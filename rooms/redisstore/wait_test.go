@@ -49,11 +49,11 @@ func TestWaitReplicas(t *testing.T) {
 		}
 		for range 20 {
 			next := storetest.Next(rec)
-			if err := s.Update(ctx, next, rec.StateID); err != nil {
+			if err := s.Update(ctx, next, rec.Version); err != nil {
 				t.Fatal(err)
 			}
 			rec = next
-			if got, want := onReplica(t, prefix, rec.ID), fmt.Sprint(rec.StateID); got != want {
+			if got, want := onReplica(t, prefix, rec.ID), fmt.Sprint(rec.Version); got != want {
 				t.Fatalf("after Update the replica has stateID %q, want %s", got, want)
 			}
 		}
@@ -69,12 +69,12 @@ func TestWaitReplicas(t *testing.T) {
 				}
 				for range 20 {
 					next := storetest.Next(rec)
-					if err := s.Update(ctx, next, rec.StateID); err != nil {
+					if err := s.Update(ctx, next, rec.Version); err != nil {
 						t.Error(err)
 						return
 					}
 					rec = next
-					if got, want := onReplica(t, prefix, rec.ID), fmt.Sprint(rec.StateID); got != want {
+					if got, want := onReplica(t, prefix, rec.ID), fmt.Sprint(rec.Version); got != want {
 						t.Errorf("match %s: after Update the replica has stateID %q, want %s", rec.ID, got, want)
 						return
 					}
@@ -98,11 +98,11 @@ func TestWaitReplicas(t *testing.T) {
 		}
 		next := storetest.Next(rec)
 		start = time.Now()
-		err = s.Update(ctx, next, rec.StateID)
+		err = s.Update(ctx, next, rec.Version)
 		checkShort(t, "Update", err, start, timeout)
 		// The write was made: the record is at the new stateID.
-		if got, err := s.StateID(ctx, rec.ID); err != nil || got != next.StateID {
-			t.Errorf("after the short Update the store has stateID %d (%v), want %d: the write is made", got, err, next.StateID)
+		if got, err := s.Version(ctx, rec.ID); err != nil || got != next.Version {
+			t.Errorf("after the short Update the store has stateID %d (%v), want %d: the write is made", got, err, next.Version)
 		}
 	})
 
@@ -118,20 +118,20 @@ func TestWaitReplicas(t *testing.T) {
 			t.Fatal(err)
 		}
 		next := storetest.Next(rec)
-		if err := one.Update(ctx, next, rec.StateID); err != nil {
+		if err := one.Update(ctx, next, rec.Version); err != nil {
 			t.Fatal(err)
 		}
 		// The same write again: the stored stateID is the one it writes.
-		if err := one.Update(ctx, next, rec.StateID); !errors.Is(err, rooms.ErrConflict) {
+		if err := one.Update(ctx, next, rec.Version); !errors.Is(err, rooms.ErrConflict) {
 			t.Errorf("Update again with WaitReplicas 1: %v, want ErrConflict (the replica has it)", err)
 		}
 		start := time.Now()
-		err := two.Update(ctx, next, rec.StateID)
+		err := two.Update(ctx, next, rec.Version)
 		checkShort(t, "Update again with WaitReplicas 2", err, start, 200*time.Millisecond)
 		// A conflict with another stateID is one, short wait or not.
 		later := storetest.Next(next)
-		later.StateID++
-		if err := two.Update(ctx, later, rec.StateID); !errors.Is(err, rooms.ErrConflict) {
+		later.Version++
+		if err := two.Update(ctx, later, rec.Version); !errors.Is(err, rooms.ErrConflict) {
 			t.Errorf("Update from a stale stateID with WaitReplicas 2: %v, want ErrConflict", err)
 		}
 	})
@@ -232,7 +232,7 @@ func TestClusterWait(t *testing.T) {
 				}
 				for range 10 {
 					next := storetest.Next(rec)
-					if err := s.Update(ctx, next, rec.StateID); err != nil {
+					if err := s.Update(ctx, next, rec.Version); err != nil {
 						t.Error(err)
 						return
 					}
@@ -256,7 +256,7 @@ func TestClusterWait(t *testing.T) {
 		}
 		s := open(t, redisstore.Options{URL: c.URL, Prefix: prefix, WaitReplicas: 2, WaitTimeout: 200 * time.Millisecond})
 		start := time.Now()
-		checkShort(t, "Update", s.Update(ctx, storetest.Next(rec), rec.StateID), start, 200*time.Millisecond)
+		checkShort(t, "Update", s.Update(ctx, storetest.Next(rec), rec.Version), start, 200*time.Millisecond)
 	})
 }
 

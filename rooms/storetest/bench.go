@@ -36,8 +36,8 @@ func BenchUpdate(b *testing.B, s rooms.Store) {
 	b.SetBytes(BenchRecordSize)
 	b.ResetTimer()
 	for b.Loop() {
-		prev := next.StateID
-		next.StateID++
+		prev := next.Version
+		next.Version++
 		next.UpdatedAt++
 		if err := s.Update(ctx, &next, prev); err != nil {
 			b.Fatal(err)
@@ -59,8 +59,8 @@ func BenchUpdateParallel(b *testing.B, s rooms.Store) {
 			return
 		}
 		for pb.Next() {
-			prev := rec.StateID
-			rec.StateID++
+			prev := rec.Version
+			rec.Version++
 			if err := s.Update(ctx, rec, prev); err != nil {
 				b.Error(err)
 				return
@@ -91,14 +91,14 @@ func BenchUpdateDelivered(b *testing.B, writer, reader rooms.Store) {
 		}
 		defer cancel()
 		for pb.Next() {
-			prev := rec.StateID
-			rec.StateID++
+			prev := rec.Version
+			rec.Version++
 			if err := writer.Update(ctx, rec, prev); err != nil {
 				b.Error(err)
 				return
 			}
 			for ev := range events {
-				if ev.Version() == rec.StateID {
+				if ev.RecordVersion() == rec.Version {
 					break
 				}
 			}

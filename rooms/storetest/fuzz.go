@@ -55,9 +55,9 @@ func Fuzz(f *testing.F, s rooms.Store) {
 			}
 		}
 		next := Next(rec)
-		next.StateID = max(prev, 0) + 2
-		if err := s.Update(ctx, next, prev); err == nil && prev != rec.StateID && !existed {
-			t.Fatalf("Update(%q) from prev %d succeeded; the stored stateID is %d", id, prev, rec.StateID)
+		next.Version = max(prev, 0) + 2
+		if err := s.Update(ctx, next, prev); err == nil && prev != rec.Version && !existed {
+			t.Fatalf("Update(%q) from prev %d succeeded; the stored stateID is %d", id, prev, rec.Version)
 		}
 		ev := rooms.Event{Chat: &protocol.Chat{Type: protocol.TypeChat, Text: text}}
 		if err := s.Publish(ctx, id, ev); err != nil && !errors.Is(err, rooms.ErrNotFound) {

@@ -45,9 +45,9 @@ func next(t *testing.T, events <-chan rooms.Event, what string) rooms.Event {
 // a later one: the suite may have written more since).
 func nextRecord(t *testing.T, s rooms.Store, events <-chan rooms.Event, want *rooms.Record) {
 	t.Helper()
-	ev := next(t, events, "event for stateID "+strconv.FormatInt(want.StateID, 10))
-	if ev.Version() != want.StateID || ev.Chat != nil {
-		t.Fatalf("got event %+v, want only the record at stateID %d", ev, want.StateID)
+	ev := next(t, events, "event for stateID "+strconv.FormatInt(want.Version, 10))
+	if ev.RecordVersion() != want.Version || ev.Chat != nil {
+		t.Fatalf("got event %+v, want only the record at stateID %d", ev, want.Version)
 	}
 	got, err := ev.Load()
 	if err != nil {
@@ -55,9 +55,9 @@ func nextRecord(t *testing.T, s rooms.Store, events <-chan rooms.Event, want *ro
 	}
 	if got == nil { // a notice
 		if got, err = s.Get(context.Background(), want.ID); err != nil {
-			t.Fatalf("Get after the notice of stateID %d: %v", want.StateID, err)
+			t.Fatalf("Get after the notice of stateID %d: %v", want.Version, err)
 		}
-		if got.StateID > want.StateID {
+		if got.Version > want.Version {
 			return
 		}
 	}
@@ -86,8 +86,8 @@ func waitClosed(t *testing.T, events <-chan rooms.Event) []rooms.Event {
 func update(t *testing.T, s rooms.Store, rec *rooms.Record) *rooms.Record {
 	t.Helper()
 	n := Next(rec)
-	if err := s.Update(context.Background(), n, rec.StateID); err != nil {
-		t.Fatalf("Update to stateID %d: %v", n.StateID, err)
+	if err := s.Update(context.Background(), n, rec.Version); err != nil {
+		t.Fatalf("Update to stateID %d: %v", n.Version, err)
 	}
 	return n
 }
@@ -126,7 +126,7 @@ func testSubscribeChat(t *testing.T, s rooms.Store) {
 		}
 		ev := next(t, events, "chat "+text)
 		want := chat(text)
-		if ev.Version() != 0 || ev.Chat == nil || *ev.Chat != *want.Chat {
+		if ev.RecordVersion() != 0 || ev.Chat == nil || *ev.Chat != *want.Chat {
 			t.Fatalf("got event %+v (chat %+v), want chat %+v", ev, ev.Chat, *want.Chat)
 		}
 	}
@@ -175,8 +175,8 @@ func testCancelStops(t *testing.T, s rooms.Store) {
 	cancel() // idempotent
 	after := update(t, s, rec)
 	for _, ev := range waitClosed(t, events) {
-		if ev.Version() >= after.StateID {
-			t.Fatalf("got stateID %d after cancel", ev.Version())
+		if ev.RecordVersion() >= after.Version {
+			t.Fatalf("got stateID %d after cancel", ev.RecordVersion())
 		}
 	}
 }
@@ -208,8 +208,8 @@ func testSlowSubscriber(t *testing.T, s rooms.Store) {
 		r := rec
 		for range n {
 			n := Next(r)
-			if err := s.Update(context.Background(), n, r.StateID); err != nil {
-				t.Errorf("Update to stateID %d: %v", n.StateID, err)
+			if err := s.Update(context.Background(), n, r.Version); err != nil {
+				t.Errorf("Update to stateID %d: %v", n.Version, err)
 				break
 			}
 			r = n
@@ -227,10 +227,10 @@ drain:
 	for {
 		select {
 		case ev := <-slow:
-			if ev.Version() <= last {
+			if ev.RecordVersion() <= last {
 				t.Fatalf("slow subscriber got %+v after stateID %d", ev, last)
 			}
-			last = ev.Version()
+			last = ev.RecordVersion()
 			got++
 		case <-time.After(time.Second):
 			break drain

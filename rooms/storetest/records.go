@@ -19,7 +19,7 @@ import (
 )
 
 // NewRecord returns a plausible record of a started 4-seat match whose JSON
-// is about size bytes (at least ~1 KB), with StateID 1. Every field that a
+// is about size bytes (at least ~1 KB), with Version 1. Every field that a
 // store must keep is set, and every json.RawMessage is compact, so the
 // record equals its own JSON round trip.
 func NewRecord(id, game string, size int) *rooms.Record {
@@ -31,7 +31,7 @@ func NewRecord(id, game string, size int) *rooms.Record {
 		Unlisted:   true,
 		CreatedAt:  1_700_000_000_000,
 		UpdatedAt:  1_700_000_000_000,
-		StateID:    1,
+		Version:    1,
 		Seats: []rooms.Seat{
 			{Name: "张三", CredHash: strings.Repeat("ab", 32), Processes: 1},
 			{Name: "Li Si", CredHash: strings.Repeat("cd", 32), AwaySince: 1_700_000_000_500},
@@ -57,15 +57,15 @@ func NewRecord(id, game string, size int) *rooms.Record {
 const maxLog = 50
 
 // Next returns a copy of rec (sharing no slice it may change) as the room would write it after one more
-// change: StateID and UpdatedAt bumped, the state and log changed.
+// change: Version and UpdatedAt bumped, the state and log changed.
 func Next(rec *rooms.Record) *rooms.Record {
 	cp := *rec
 	cp.Seats = slices.Clone(rec.Seats)
-	cp.StateID++
+	cp.Version++
 	cp.UpdatedAt++
-	cp.State = json.RawMessage(fmt.Sprintf(`{"board":"","move":%d}`, cp.StateID))
+	cp.State = json.RawMessage(fmt.Sprintf(`{"board":"","move":%d}`, cp.Version))
 	log := append(append([]protocol.LogEntry(nil), rec.Log...),
-		protocol.LogEntry{Turn: int(cp.StateID), PlayerID: "0", Move: "play", Args: json.RawMessage(fmt.Sprintf("[%d]", cp.StateID))})
+		protocol.LogEntry{Turn: int(cp.Version), PlayerID: "0", Move: "play", Args: json.RawMessage(fmt.Sprintf("[%d]", cp.Version))})
 	cp.Log = log[max(0, len(log)-maxLog):] // capped, as rooms caps it
 	return &cp
 }

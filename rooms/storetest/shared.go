@@ -152,7 +152,7 @@ func gone(t *testing.T, s rooms.Store, rec *rooms.Record) {
 			t.Fatalf("List still shows expired %s", rec.ID)
 		}
 	}
-	wantErr(t, "Update after expiry", s.Update(ctx, Next(rec), rec.StateID), rooms.ErrNotFound)
+	wantErr(t, "Update after expiry", s.Update(ctx, Next(rec), rec.Version), rooms.ErrNotFound)
 	wantErr(t, "Publish after expiry", s.Publish(ctx, rec.ID, chat("late")), rooms.ErrNotFound)
 	again := NewRecord(rec.ID, rec.Game, 200)
 	if err := s.Create(ctx, again); err != nil {

@@ -109,7 +109,7 @@ func testCreateGet(t *testing.T, s rooms.Store) {
 func testCreateExists(t *testing.T, s rooms.Store) {
 	want := create(t, s, "m1")
 	other := NewRecord("m1", "weiqi", 100)
-	other.StateID = 7
+	other.Version = 7
 	wantErr(t, "second Create", s.Create(context.Background(), other), rooms.ErrExists)
 	mustGet(t, s, want)
 }
@@ -130,9 +130,9 @@ func testBadInput(t *testing.T, s rooms.Store) {
 	badID := NewRecord("m2\xff", "gomoku", 100)
 	badGame := NewRecord("m2", "go\xffmoku", 100)
 	same := Next(want)
-	same.StateID = want.StateID
+	same.Version = want.Version
 	older := Next(want)
-	older.StateID = want.StateID - 1
+	older.Version = want.Version - 1
 	badState := Next(want)
 	badState.State = json.RawMessage(`{"board":`)
 	newBadState := NewRecord("m2", "gomoku", 100)
@@ -148,10 +148,10 @@ func testBadInput(t *testing.T, s rooms.Store) {
 		{"CreateGameNotUTF8", func() error { return s.Create(ctx, badGame) }},
 		{"UpdateNil", func() error { return s.Update(ctx, nil, 1) }},
 		{"UpdateNoID", func() error { return s.Update(ctx, noID, 0) }},
-		{"UpdateSameStateID", func() error { return s.Update(ctx, same, want.StateID) }},
-		{"UpdateOlderStateID", func() error { return s.Update(ctx, older, want.StateID) }},
+		{"UpdateSameStateID", func() error { return s.Update(ctx, same, want.Version) }},
+		{"UpdateOlderStateID", func() error { return s.Update(ctx, older, want.Version) }},
 		{"CreateStateNotJSON", func() error { return s.Create(ctx, newBadState) }},
-		{"UpdateStateNotJSON", func() error { return s.Update(ctx, badState, want.StateID) }},
+		{"UpdateStateNotJSON", func() error { return s.Update(ctx, badState, want.Version) }},
 		{"PublishEmpty", func() error { return s.Publish(ctx, "m1", rooms.Event{}) }},
 		{"PublishRecord", func() error { return s.Publish(ctx, "m1", rooms.Event{Record: Next(want)}) }},
 	}
@@ -178,8 +178,8 @@ func testUpdateBumps(t *testing.T, s rooms.Store) {
 	rec := create(t, s, "m1")
 	for range 3 {
 		next := Next(rec)
-		if err := s.Update(context.Background(), next, rec.StateID); err != nil {
-			t.Fatalf("Update to stateID %d: %v", next.StateID, err)
+		if err := s.Update(context.Background(), next, rec.Version); err != nil {
+			t.Fatalf("Update to stateID %d: %v", next.Version, err)
 		}
 		mustGet(t, s, next)
 		rec = next
@@ -190,15 +190,15 @@ func testUpdateStale(t *testing.T, s rooms.Store) {
 	ctx := context.Background()
 	rec := create(t, s, "m1")
 	cur := Next(rec)
-	if err := s.Update(ctx, cur, rec.StateID); err != nil {
+	if err := s.Update(ctx, cur, rec.Version); err != nil {
 		t.Fatal(err)
 	}
-	for _, prev := range []int64{rec.StateID, cur.StateID + 1, 0, -1} {
+	for _, prev := range []int64{rec.Version, cur.Version + 1, 0, -1} {
 		stale := Next(cur)
-		stale.StateID = prev + 5
+		stale.Version = prev + 5
 		stale.Seats[0].Name = "should not be stored"
 		err := s.Update(ctx, stale, prev)
-		wantErr(t, fmt.Sprintf("Update with prev %d (stored %d)", prev, cur.StateID), err, rooms.ErrConflict)
+		wantErr(t, fmt.Sprintf("Update with prev %d (stored %d)", prev, cur.Version), err, rooms.ErrConflict)
 		mustGet(t, s, cur)
 	}
 }
@@ -206,7 +206,7 @@ func testUpdateStale(t *testing.T, s rooms.Store) {
 func testUpdateMissing(t *testing.T, s rooms.Store) {
 	ctx := context.Background()
 	rec := NewRecord("ghost", "gomoku", 500)
-	wantErr(t, "Update of a missing record", s.Update(ctx, Next(rec), rec.StateID), rooms.ErrNotFound)
+	wantErr(t, "Update of a missing record", s.Update(ctx, Next(rec), rec.Version), rooms.ErrNotFound)
 	_, err := s.Get(ctx, "ghost")
 	wantErr(t, "Get after Update of a missing record", err, rooms.ErrNotFound)
 }
@@ -219,7 +219,7 @@ func testUpdateRace(t *testing.T, s rooms.Store) {
 }
 
 // raceUpdates has n goroutines, spread over stores, update rec from its
-// StateID at once, each with a distinct record; it checks one wins.
+// Version at once, each with a distinct record; it checks one wins.
 func raceUpdates(t *testing.T, stores []rooms.Store, rec *rooms.Record, n int) {
 	t.Helper()
 	var (
@@ -235,7 +235,7 @@ func raceUpdates(t *testing.T, stores []rooms.Store, rec *rooms.Record, n int) {
 		go func() {
 			defer wg.Done()
 			<-start
-			errs[i] = stores[i%len(stores)].Update(context.Background(), recs[i], rec.StateID)
+			errs[i] = stores[i%len(stores)].Update(context.Background(), recs[i], rec.Version)
 		}()
 	}
 	close(start)
@@ -244,7 +244,7 @@ func raceUpdates(t *testing.T, stores []rooms.Store, rec *rooms.Record, n int) {
 	for i, err := range errs {
 		switch {
 		case err == nil && winner >= 0:
-			t.Fatalf("writers %d and %d both won the update from stateID %d", winner, i, rec.StateID)
+			t.Fatalf("writers %d and %d both won the update from stateID %d", winner, i, rec.Version)
 		case err == nil:
 			winner = i
 		case !errors.Is(err, rooms.ErrConflict):
@@ -252,7 +252,7 @@ func raceUpdates(t *testing.T, stores []rooms.Store, rec *rooms.Record, n int) {
 		}
 	}
 	if winner < 0 {
-		t.Fatalf("none of %d writers won the update from stateID %d", n, rec.StateID)
+		t.Fatalf("none of %d writers won the update from stateID %d", n, rec.Version)
 	}
 	mustGet(t, stores[0], recs[winner])
 }
