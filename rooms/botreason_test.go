@@ -22,7 +22,7 @@ type seenStates struct{ ch chan []byte }
 
 func newSeenStates() *seenStates { return &seenStates{ch: make(chan []byte, 256)} }
 
-func (s *seenStates) Send(b []byte) bool {
+func (s *seenStates) Send(b []byte, _ rooms.Kind) bool {
 	select {
 	case s.ch <- b:
 		return true

@@ -25,7 +25,7 @@ type stateSink struct {
 
 func newStateSink() *stateSink { return &stateSink{notify: make(chan struct{}, 1000)} }
 
-func (s *stateSink) Send(msg []byte) bool {
+func (s *stateSink) Send(msg []byte, _ rooms.Kind) bool {
 	var head struct{ Type string }
 	_ = json.Unmarshal(msg, &head)
 	if head.Type == protocol.TypeState {

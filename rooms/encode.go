@@ -102,7 +102,7 @@ type recordHead struct {
 	CreatedAt  int64           `json:"createdAt"`
 	UpdatedAt  int64           `json:"updatedAt"`
 	Version    int64           `json:"stateID"`
-	StateID        int64           `json:"seq"`
+	StateID    int64           `json:"seq"`
 	Seats      []Seat          `json:"seats"`
 }
 

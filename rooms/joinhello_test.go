@@ -120,5 +120,5 @@ func isCode(err error, code string) bool {
 // discardSink takes every message and drops it.
 type discardSink struct{}
 
-func (discardSink) Send([]byte) bool { return true }
-func (discardSink) Close()           {}
+func (discardSink) Send([]byte, rooms.Kind) bool { return true }
+func (discardSink) Close()                       {}

@@ -27,7 +27,7 @@ type benchSink struct {
 	answers chan []byte
 }
 
-func (s *benchSink) Send(msg []byte) bool {
+func (s *benchSink) Send(msg []byte, _ rooms.Kind) bool {
 	head := msg[:min(len(msg), 160)]
 	if bytes.Contains(head, []byte(`"ack":`)) || bytes.HasPrefix(msg, []byte(`{"type":"error"`)) {
 		s.answers <- msg
@@ -74,7 +74,7 @@ type watchSink struct {
 	seen chan int64
 }
 
-func (s *watchSink) Send(msg []byte) bool {
+func (s *watchSink) Send(msg []byte, _ rooms.Kind) bool {
 	const key = `"stateID":`
 	if i := bytes.Index(msg, []byte(key)); i >= 0 {
 		rest := msg[i+len(key):]

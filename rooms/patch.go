@@ -1022,7 +1022,7 @@ func (r *room) sendPatch(v *Viewer, p *patchSet, ack *int64) {
 			p.full.put(v.seat, b)
 		}
 		v.sent = sentView{f: p.to, seat: v.seat}
-		r.send(v, b)
+		r.send(v, b, KindState)
 		return
 	}
 	msg := m.msg
@@ -1030,13 +1030,13 @@ func (r *room) sendPatch(v *Viewer, p *patchSet, ack *int64) {
 		msg = p.to.patch(m.from.seq, ack, m.body)
 	}
 	v.sent = sentView{f: p.to, seat: v.seat}
-	if v.sink.Send(msg) {
+	if v.sink.Send(msg, patchKind(ack)) {
 		return
 	}
 	// The viewer fell behind: its queue is full. Rather than drop it, its
 	// queued views give way to the whole view, when the sink can do that
 	// without losing an ack (Resyncer).
-	if rs, ok := v.sink.(Resyncer); ok && rs.Resync(p.to.encode(v.seat, ack)) {
+	if rs, ok := v.sink.(Resyncer); ok && rs.Resync(p.to.encode(v.seat, ack), stateKind(ack)) {
 		r.log.Info("resynced slow patch viewer", "seat", v.seat)
 		return
 	}

@@ -255,8 +255,8 @@ func TestPatchJSONDiffAgrees(t *testing.T) {
 // countSink counts the bytes it is sent.
 type countSink struct{ n *int64 }
 
-func (s countSink) Send(msg []byte) bool { *s.n += int64(len(msg)); return true }
-func (countSink) Close()                 {}
+func (s countSink) Send(msg []byte, _ Kind) bool { *s.n += int64(len(msg)); return true }
+func (countSink) Close()                         {}
 
 // BenchmarkGongzhuBroadcast is a room's whole broadcast of one move to
 // five viewers (four seats, a spectator), the views' encoding included

@@ -15,40 +15,42 @@ import (
 type slowSink struct {
 	max     int
 	queue   [][]byte
+	kinds   []Kind
 	resyncs int
 	closed  bool
 }
 
-func (s *slowSink) Send(msg []byte) bool {
+func (s *slowSink) Send(msg []byte, kind Kind) bool {
 	if len(s.queue) >= s.max {
 		return false
 	}
-	s.queue = append(s.queue, msg)
+	s.queue, s.kinds = append(s.queue, msg), append(s.kinds, kind)
 	return true
 }
 
-func (s *slowSink) Resync(state []byte) bool {
-	drop, ok := ResyncDroppable(s.queue)
+func (s *slowSink) Resync(state []byte, kind Kind) bool {
+	drop, ok := ResyncDroppable(s.kinds)
 	if !ok {
 		return false
 	}
 	var kept [][]byte
+	var kinds []Kind
 	for i, m := range s.queue {
 		if !drop[i] {
-			kept = append(kept, m)
+			kept, kinds = append(kept, m), append(kinds, s.kinds[i])
 		}
 	}
 	if len(kept) >= s.max {
 		return false
 	}
-	s.queue = append(kept, state)
+	s.queue, s.kinds = append(kept, state), append(kinds, kind)
 	s.resyncs++
 	return true
 }
 
 func (s *slowSink) Close() { s.closed = true }
 
-func (s *slowSink) drain() [][]byte { q := s.queue; s.queue = nil; return q }
+func (s *slowSink) drain() [][]byte { q := s.queue; s.queue, s.kinds = nil, nil; return q }
 
 // TestPatchResyncSlowViewer: a patch viewer whose queue fills is not
 // dropped: its queued patches give way to its whole view, and once it
@@ -93,7 +95,7 @@ func TestPatchResyncSlowViewer(t *testing.T) {
 		// Reading again, it gets patches that apply.
 		r.botMove(t, rng, nil)
 		q = slow.drain()
-		if len(q) != 1 || !IsPatch(q[0]) {
+		if len(q) != 1 || !bytes.HasPrefix(q[0], []byte(`{"type":"patch"`)) {
 			t.Fatalf("round %d: after the resync %d messages, want one patch", round, len(q))
 		}
 		h.take(t, q[0])
@@ -106,16 +108,12 @@ func TestPatchResyncSlowViewer(t *testing.T) {
 
 // TestResyncDroppable: which queued messages a resync may drop.
 func TestResyncDroppable(t *testing.T) {
-	patch := []byte(`{"type":"patch","stateID":5,"base":4,"ops":[{"op":"add","path":"/log/-","value":{"ack":1}}]}`)
-	acked := []byte(`{"type":"patch","stateID":6,"base":5,"ack":3,"ops":[]}`)
-	state := []byte(`{"type":"state","matchID":"m","stateID":4,"G":{}}`)
-	ackedState := []byte(`{"type":"state","matchID":"m","stateID":4,"ack":2,"G":{}}`)
-	chat := []byte(`{"type":"chat","from":"0","text":"hi"}`)
-	drop, ok := ResyncDroppable([][]byte{state, patch, chat, patch})
+	patch, acked, state, ackedState, chat := KindPatch, KindAckedPatch, KindState, KindAckedState, KindOther
+	drop, ok := ResyncDroppable([]Kind{state, patch, chat, patch})
 	if !ok || !drop[0] || !drop[1] || drop[2] || !drop[3] {
 		t.Fatalf("drop %v ok %v", drop, ok)
 	}
-	for _, q := range [][][]byte{{patch, acked}, {ackedState, patch}} {
+	for _, q := range [][]Kind{{patch, acked}, {ackedState, patch}} {
 		if _, ok := ResyncDroppable(q); ok {
 			t.Fatalf("%q: a resync would lose an ack", q)
 		}

@@ -23,7 +23,7 @@ type msgSink struct {
 	msgs [][]byte
 }
 
-func (s *msgSink) Send(msg []byte) bool {
+func (s *msgSink) Send(msg []byte, _ rooms.Kind) bool {
 	s.mu.Lock()
 	s.msgs = append(s.msgs, msg)
 	s.mu.Unlock()

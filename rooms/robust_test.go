@@ -181,15 +181,30 @@ func TestCloseRecordsDeparture(t *testing.T) {
 
 // recordingSink keeps every message.
 type recordingSink struct {
-	mu   sync.Mutex
-	msgs [][]byte
+	mu    sync.Mutex
+	msgs  [][]byte
+	kinds []rooms.Kind
 }
 
-func (s *recordingSink) Send(msg []byte) bool {
+func (s *recordingSink) Send(msg []byte, kind rooms.Kind) bool {
 	s.mu.Lock()
-	s.msgs = append(s.msgs, msg)
+	s.msgs, s.kinds = append(s.msgs, msg), append(s.kinds, kind)
 	s.mu.Unlock()
 	return true
+}
+
+// kind is the Kind msg was sent with.
+func (s *recordingSink) kind(t *testing.T, msg []byte) rooms.Kind {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, m := range s.msgs {
+		if bytes.Equal(m, msg) {
+			return s.kinds[i]
+		}
+	}
+	t.Fatalf("%.80s was not sent", msg)
+	return 0
 }
 func (s *recordingSink) Close() {}
 
@@ -209,9 +224,10 @@ func (s *recordingSink) await(t *testing.T, what string, ok func([]byte) bool) [
 	return nil
 }
 
-// TestSupersededOnRoomFrames: of the messages a room sends, only state
-// messages without ack are superseded by later states.
-func TestSupersededOnRoomFrames(t *testing.T) {
+// TestKindsOfRoomMessages: the room tells its sink what each message is:
+// only a state message without ack is one a later state supersedes
+// (KindState); the mover's answer, a refusal and chat are kept.
+func TestKindsOfRoomMessages(t *testing.T) {
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { mem.Close() })
 	m := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour})
@@ -247,16 +263,17 @@ func TestSupersededOnRoomFrames(t *testing.T) {
 	has := func(s string) func([]byte) bool { return func(m []byte) bool { return bytes.Contains(m, []byte(s)) } }
 	for _, c := range []struct {
 		what string
+		sink *recordingSink
 		msg  []byte
-		want bool
+		want rooms.Kind
 	}{
-		{"the mover's acked state", sinks[0].await(t, "acked state", has(`"ack":9`)), false},
-		{"the other seat's state", sinks[1].await(t, "state with a stone", has(`"moves":[[7,7]]`)), true},
-		{"a refusal", sinks[0].await(t, "refusal", has(`"ref":10`)), false},
-		{"chat", sinks[0].await(t, "chat", has(`"type":"chat"`)), false},
+		{"the mover's acked state", sinks[0], sinks[0].await(t, "acked state", has(`"ack":9`)), rooms.KindAckedState},
+		{"the other seat's state", sinks[1], sinks[1].await(t, "state with a stone", has(`"moves":[[7,7]]`)), rooms.KindState},
+		{"a refusal", sinks[0], sinks[0].await(t, "refusal", has(`"ref":10`)), rooms.KindOther},
+		{"chat", sinks[0], sinks[0].await(t, "chat", has(`"type":"chat"`)), rooms.KindOther},
 	} {
-		if got := rooms.Superseded(c.msg); got != c.want {
-			t.Errorf("Superseded(%s) = %v, want %v: %.120s", c.what, got, c.want, c.msg)
+		if got := c.sink.kind(t, c.msg); got != c.want {
+			t.Errorf("%s sent as kind %d, want %d: %.120s", c.what, got, c.want, c.msg)
 		}
 	}
 }

@@ -335,7 +335,7 @@ func (r *room) onEvent(ev Event) {
 			// A viewer whose queue a burst of chat fills misses that line
 			// but stays: only a state or an answer that finds no room
 			// marks a viewer as too slow (send).
-			v.sink.Send(b)
+			v.sink.Send(b, KindOther)
 		}
 	}
 }

@@ -301,9 +301,10 @@ func (r *room) onAutoplay(c cmdAutoplay) {
 	})
 }
 
-// send queues b for v, dropping a viewer that cannot keep up.
-func (r *room) send(v *Viewer, b []byte) {
-	if v.sink.Send(b) {
+// send queues b, a message of the given kind, for v, dropping a viewer
+// that cannot keep up.
+func (r *room) send(v *Viewer, b []byte, kind Kind) {
+	if v.sink.Send(b, kind) {
 		return
 	}
 	r.log.Info("dropping slow viewer", "seat", v.seat)
@@ -313,7 +314,7 @@ func (r *room) send(v *Viewer, b []byte) {
 
 func (r *room) sendError(v *Viewer, e *Error, ref *int64) {
 	r.m.cfg.Metrics.MoveRefused(e.Code)
-	r.send(v, e.Frame(ref))
+	r.send(v, e.Frame(ref), KindOther)
 }
 
 func mustMarshal(v any) []byte {

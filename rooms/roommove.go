@@ -229,7 +229,7 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 			continue
 		}
 		if v == mover {
-			r.send(v, f.encode(v.seat, ack))
+			r.send(v, f.encode(v.seat, ack), stateKind(ack))
 			continue
 		}
 		b, ok := sent.get(v.seat)
@@ -237,7 +237,7 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 			b = f.encode(v.seat, nil)
 			sent.put(v.seat, b)
 		}
-		r.send(v, b)
+		r.send(v, b, KindState)
 	}
 }
 
@@ -257,7 +257,7 @@ func (r *room) sendFull(v *Viewer, f *frame, ack *int64) {
 	if v.patches {
 		v.sent = sentView{f: f, seat: v.seat}
 	}
-	r.send(v, f.encode(v.seat, ack))
+	r.send(v, f.encode(v.seat, ack), stateKind(ack))
 }
 
 // seatCache maps seats (and games.Spectator) to encoded bytes without a

@@ -24,14 +24,14 @@ type errSink struct {
 
 func newErrSink() *errSink { return &errSink{stateSink: newStateSink()} }
 
-func (s *errSink) Send(msg []byte) bool {
+func (s *errSink) Send(msg []byte, kind rooms.Kind) bool {
 	var e protocol.Error
 	if json.Unmarshal(msg, &e) == nil && e.Type == protocol.TypeError {
 		s.mu.Lock()
 		s.errs = append(s.errs, e)
 		s.mu.Unlock()
 	}
-	return s.stateSink.Send(msg)
+	return s.stateSink.Send(msg, kind)
 }
 
 // awaitError waits for an error message with code.

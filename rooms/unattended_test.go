@@ -128,7 +128,7 @@ type endSink struct {
 	over chan struct{}
 }
 
-func (s *endSink) Send(msg []byte) bool {
+func (s *endSink) Send(msg []byte, _ rooms.Kind) bool {
 	if bytes.HasPrefix(msg, []byte(`{"type":"state"`)) && bytes.Contains(msg, []byte(`"gameover":{`)) {
 		s.once.Do(func() { close(s.over) })
 	}

@@ -1,7 +1,6 @@
 package rooms
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -9,99 +8,102 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 )
 
-// Sink receives the encoded messages of one connection. Send must not
-// block: it returns false when the connection cannot keep up, and the room
-// then drops the viewer and calls Close. Both are called from the room's
-// goroutine only.
-//
-// Every state message is the whole view, so a sink that falls behind may
-// drop the queued ones Superseded reports once a newer state message is
-// queued, rather than give up: the viewer then sees the latest state, not
-// each one in between. A state message whose next state or patch message
-// in the queue is a patch is the one that patch applies to, so it is kept
-// (Droppable says which queued messages may go). The sink must keep every
-// other message (acked states, patches, errors, chat) in order.
-type Sink interface {
-	Send(msg []byte) bool
-	Close()
+// Kind says what a message is, so that a sink that falls behind knows
+// which queued messages a newer one makes redundant without reading them.
+type Kind uint8
+
+// The kinds of messages a room sends.
+const (
+	// KindOther is an error, a chat line or anything else: kept, in order.
+	KindOther Kind = iota
+	// KindState is a whole view without ack: any later state message for
+	// the same viewer makes it redundant.
+	KindState
+	// KindAckedState is a whole view that answers the viewer's own move:
+	// kept, so the answer is never lost.
+	KindAckedState
+	// KindPatch is a patch without ack: it applies to the view the message
+	// before it made, so it is never dropped alone.
+	KindPatch
+	// KindAckedPatch is a patch that answers the viewer's own move.
+	KindAckedPatch
+)
+
+// stateKind is the kind of a state message with ack (nil for none).
+func stateKind(ack *int64) Kind {
+	if ack != nil {
+		return KindAckedState
+	}
+	return KindState
 }
 
-// Superseded reports whether msg is a state message without ack, which
-// any later state message for the same viewer makes redundant. It reads
-// only the head of msg, as the room writes it.
-func Superseded(msg []byte) bool {
-	const head = `{"type":"state","matchID":`
-	if !bytes.HasPrefix(msg, []byte(head)) {
-		return false
+// patchKind is the kind of a patch message with ack (nil for none).
+func patchKind(ack *int64) Kind {
+	if ack != nil {
+		return KindAckedPatch
 	}
-	// The head is the type, the match ID (a UUID or another short ID, as
-	// JSON), the stateID, then ack when there is one, then G.
-	rest := msg[len(head):]
-	g := bytes.Index(rest[:min(len(rest), 256)], []byte(`,"G":`))
-	return g >= 0 && !bytes.Contains(rest[:g], []byte(`,"ack":`))
+	return KindPatch
+}
+
+// Sink receives the encoded messages of one connection, each with its
+// Kind. Send must not block: it returns false when the connection cannot
+// keep up, and the room then drops the viewer and calls Close. Both are
+// called from the room's goroutine only.
+//
+// A sink that falls behind may drop the queued messages Droppable names
+// once a newer KindState message is queued, rather than give up: the
+// viewer then sees the latest state, not each one in between. It must
+// keep every other message (acked states, patches, errors, chat) in order.
+type Sink interface {
+	Send(msg []byte, kind Kind) bool
+	Close()
 }
 
 // Resyncer is a Sink that can bring a patch viewer that fell behind up to
 // date instead of dropping it. When Send refuses a patch (the queue is
 // full), the room calls Resync with the viewer's whole view as a state
-// message: the sink removes the queued messages that only carried views
-// (ResyncDroppable), queues the state and returns true; it returns false,
-// changing nothing, when a queued view carried an ack (the answer to a
-// move, which must not be lost) or when that leaves no room. The room
-// then drops the viewer as before.
+// message of the given kind: the sink removes the queued messages that
+// only carried views (ResyncDroppable), queues the state and returns
+// true; it returns false, changing nothing, when a queued view carried an
+// ack (the answer to a move, which must not be lost) or when that leaves
+// no room. The room then drops the viewer as before.
 type Resyncer interface {
-	Resync(state []byte) bool
+	Resync(state []byte, kind Kind) bool
 }
 
-// ResyncDroppable reports, for each message of a patch viewer's queue,
-// whether a whole state queued after them makes it redundant: a patch or
-// a state without ack. ok is false when a queued patch or state carries
-// an ack, which a resync would lose.
-func ResyncDroppable(queue [][]byte) (drop []bool, ok bool) {
+// ResyncDroppable reports, for the kinds of a patch viewer's queued
+// messages (oldest first), which a whole state queued after them makes
+// redundant: a patch or a state without ack. ok is false when a queued
+// patch or state carries an ack, which a resync would lose.
+func ResyncDroppable(queue []Kind) (drop []bool, ok bool) {
 	drop = make([]bool, len(queue))
-	for i, msg := range queue {
-		switch {
-		case IsPatch(msg):
-			if patchHasAck(msg) {
-				return nil, false
-			}
-			drop[i] = true
-		case bytes.HasPrefix(msg, []byte(`{"type":"state"`)):
-			if !Superseded(msg) {
-				return nil, false
-			}
+	for i, k := range queue {
+		switch k {
+		case KindAckedPatch, KindAckedState:
+			return nil, false
+		case KindPatch, KindState:
 			drop[i] = true
 		}
 	}
 	return drop, true
 }
 
-// patchHasAck reports whether the patch message msg, as the room writes
-// it, carries an ack: its head is the type, stateID, base, then ack when
-// there is one, then the operations.
-func patchHasAck(msg []byte) bool {
-	head := msg[:min(len(msg), 96)]
-	ops := bytes.Index(head, []byte(`,"ops":`))
-	return ops < 0 || bytes.Contains(head[:ops], []byte(`,"ack":`))
-}
-
-// IsPatch reports whether msg is a patch message, as the room writes it.
-func IsPatch(msg []byte) bool { return bytes.HasPrefix(msg, []byte(patchHead)) }
-
-// Droppable reports, for each message of a sink's queue (oldest first),
-// whether a newer state message queued after them all makes it redundant:
-// a state message without ack (Superseded) unless the next state or patch
+// Droppable reports, for the kinds of a sink's queued messages (oldest
+// first), which a newer state message queued after them all makes
+// redundant: a state message without ack, unless the next state or patch
 // message after it is a patch, which applies to it. Patches never are:
 // each applies to what the one before it made.
-func Droppable(queue [][]byte) []bool {
+func Droppable(queue []Kind) []bool {
 	out := make([]bool, len(queue))
 	patchNext := false // the nearest state or patch after i is a patch
 	for i := len(queue) - 1; i >= 0; i-- {
-		switch msg := queue[i]; {
-		case IsPatch(msg):
+		switch queue[i] {
+		case KindPatch, KindAckedPatch:
 			patchNext = true
-		case bytes.HasPrefix(msg, []byte(`{"type":"state"`)):
-			out[i] = !patchNext && Superseded(msg)
+		case KindState:
+			out[i] = !patchNext
+			patchNext = false
+		case KindAckedState:
 			patchNext = false
 		}
 	}

@@ -32,8 +32,8 @@ func TestSendKeepsPatchBases(t *testing.T) {
 		{"the state before it goes", [][]byte{state(1), state(2), patch(3), patch(4)}, state(4), true, [][]byte{state(2), patch(3), patch(4), state(4)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &conn{s: s, queue: slices.Clone(tc.queue), writing: true}
-			if ok := c.Send(tc.send); ok != tc.ok {
+			c := &conn{s: s, queue: slices.Clone(tc.queue), kinds: kindsOf(tc.queue), writing: true}
+			if ok := c.Send(tc.send, kindOf(tc.send)); ok != tc.ok {
 				t.Fatalf("Send = %v, want %v", ok, tc.ok)
 			}
 			if !slices.EqualFunc(c.queue, tc.want, func(a, b []byte) bool { return string(a) == string(b) }) {

@@ -220,7 +220,9 @@ func TestReplayLongMatch(t *testing.T) {
 	rec, views := botRecord(t, "long", "gongzhu", 4, moves, func(id int64) bool { return id%rooms.MovesPerChunk < 3 })
 	old, _ := json.Marshal(rec)
 	mem := storeRecords(t, rec)
-	srv := servertest.Start(t, servertest.Options{Store: mem})
+	// A pause between the bots' moves lets the spectator keep up, so it is
+	// shown every state (one that falls behind sees only the latest).
+	srv := servertest.Start(t, servertest.Options{Store: mem, BotDelay: 2 * time.Millisecond})
 
 	spec := dial(t, srv.URL, "gongzhu", "long")
 	live := map[int64]*protocol.State{}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/chaguan/chaguan/rooms"
 	"slices"
 	"testing"
 )
@@ -33,8 +34,8 @@ func TestResyncReplacesQueuedViews(t *testing.T) {
 		{"still full", [][]byte{chat, chat, chat, chat}, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := &conn{s: s, queue: slices.Clone(tc.queue), writing: true}
-			if ok := c.Resync(state(9, "")); ok != tc.ok {
+			c := &conn{s: s, queue: slices.Clone(tc.queue), kinds: kindsOf(tc.queue), writing: true}
+			if ok := c.Resync(state(9, ""), rooms.KindState); ok != tc.ok {
 				t.Fatalf("Resync = %v, want %v", ok, tc.ok)
 			}
 			want := tc.want

@@ -21,7 +21,7 @@ func TestSendSupersedes(t *testing.T) {
 	newConn := func(queue ...[]byte) *conn {
 		s := &Server{cfg: Config{WS: WSConfig{SendBuffer: 4}}}
 		// writing: a writer is busy, so Send only queues.
-		return &conn{s: s, queue: slices.Clone(queue), writing: true}
+		return &conn{s: s, queue: slices.Clone(queue), kinds: kindsOf(queue), writing: true}
 	}
 	names := func(q [][]byte) []string {
 		var out []string
@@ -46,7 +46,7 @@ func TestSendSupersedes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newConn(tc.queue...)
-			if ok := c.Send(tc.send); ok != tc.ok {
+			if ok := c.Send(tc.send, kindOf(tc.send)); ok != tc.ok {
 				t.Fatalf("Send = %v, want %v", ok, tc.ok)
 			}
 			if got, want := names(c.queue), names(tc.want); !slices.Equal(got, want) {

@@ -49,9 +49,10 @@ type conn struct {
 	key string // the client's key (clientKey) for the per-address cap
 
 	mu        sync.Mutex
-	queue     [][]byte // frames waiting for the writer; nil while idle
-	writing   bool     // a writer goroutine is running
-	closing   bool     // Close was called: the writer ends with a close frame
+	queue     [][]byte     // frames waiting for the writer; nil while idle
+	kinds     []rooms.Kind // what each queued frame is (rooms.Sink)
+	writing   bool         // a writer goroutine is running
+	closing   bool         // Close was called: the writer ends with a close frame
 	closeCode int
 }
 
@@ -59,18 +60,32 @@ type conn struct {
 // new state message replaces the queued ones it supersedes; it returns
 // false when even that leaves no room (the room then drops the viewer as
 // too slow).
-func (c *conn) Send(b []byte) bool {
+func (c *conn) Send(b []byte, kind rooms.Kind) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
 		return true // closing: drop silently
 	}
-	if len(c.queue) >= c.s.cfg.WS.SendBuffer && !(rooms.Superseded(b) && c.dropSuperseded()) {
+	if len(c.queue) >= c.s.cfg.WS.SendBuffer && !(kind == rooms.KindState && c.dropSuperseded()) {
 		return false
 	}
-	c.queue = append(c.queue, b)
+	c.queue, c.kinds = append(c.queue, b), append(c.kinds, kind)
 	c.startWriter()
 	return true
+}
+
+// keep removes the queued frames drop marks, keeping the rest in order;
+// c.mu must be held.
+func (c *conn) keep(drop []bool) {
+	n := 0
+	for i := range c.queue {
+		if !drop[i] {
+			c.queue[n], c.kinds[n] = c.queue[i], c.kinds[i]
+			n++
+		}
+	}
+	clear(c.queue[n:])
+	c.queue, c.kinds = c.queue[:n], c.kinds[:n]
 }
 
 // dropSuperseded removes the queued state messages a newer one makes
@@ -78,15 +93,7 @@ func (c *conn) Send(b []byte) bool {
 // that patch applies to), keeping the rest in order, and reports whether
 // that made room; c.mu must be held.
 func (c *conn) dropSuperseded() bool {
-	drop := rooms.Droppable(c.queue)
-	kept := c.queue[:0]
-	for i, f := range c.queue {
-		if !drop[i] {
-			kept = append(kept, f)
-		}
-	}
-	clear(c.queue[len(kept):])
-	c.queue = kept
+	c.keep(rooms.Droppable(c.kinds))
 	return len(c.queue) < c.s.cfg.WS.SendBuffer
 }
 
@@ -94,13 +101,13 @@ func (c *conn) dropSuperseded() bool {
 // gets its whole view instead of being dropped. The queued patches and
 // states without ack give way to state, the rest (acked views aside,
 // which refuse the resync) stays in order; false when that leaves no room.
-func (c *conn) Resync(state []byte) bool {
+func (c *conn) Resync(state []byte, kind rooms.Kind) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closing {
 		return true // closing: drop silently, as Send does
 	}
-	drop, ok := rooms.ResyncDroppable(c.queue)
+	drop, ok := rooms.ResyncDroppable(c.kinds)
 	if !ok {
 		return false
 	}
@@ -113,14 +120,8 @@ func (c *conn) Resync(state []byte) bool {
 	if n >= c.s.cfg.WS.SendBuffer {
 		return false
 	}
-	kept := c.queue[:0]
-	for i, f := range c.queue {
-		if !drop[i] {
-			kept = append(kept, f)
-		}
-	}
-	clear(c.queue[len(kept):])
-	c.queue = append(kept, state)
+	c.keep(drop)
+	c.queue, c.kinds = append(c.queue, state), append(c.kinds, kind)
 	c.startWriter()
 	return true
 }
@@ -165,7 +166,7 @@ func (c *conn) writer() {
 	for {
 		c.mu.Lock()
 		if len(c.queue) == 0 || failed {
-			c.queue = nil
+			c.queue, c.kinds = nil, nil
 			if !c.closing {
 				if failed {
 					// A broken socket: close it; the reader then ends.
@@ -188,7 +189,7 @@ func (c *conn) writer() {
 		}
 		b := c.queue[0]
 		c.queue[0] = nil
-		c.queue = c.queue[1:]
+		c.queue, c.kinds = c.queue[1:], c.kinds[1:]
 		c.mu.Unlock()
 		_ = c.ws.SetWriteDeadline(time.Now().Add(wait.WriteWait))
 		if err := c.ws.WriteMessage(websocket.TextMessage, b); err != nil {
@@ -237,14 +238,14 @@ func (c *conn) sendError(code, message string, ref *int64) {
 	// Refusals use at most a quarter of the queue, so a flood of them never
 	// crowds out state messages (which would drop the connection as slow).
 	if c.queued() < c.s.cfg.WS.SendBuffer/4 {
-		c.Send((&rooms.Error{Code: code, Message: message}).Frame(ref))
+		c.Send((&rooms.Error{Code: code, Message: message}).Frame(ref), rooms.KindOther)
 	}
 }
 
 func (c *conn) sendRoomsError(err error, ref *int64) {
 	e := rooms.AsError(err)
 	c.s.metrics.MoveRefused(e.Code)
-	c.Send(e.Frame(ref))
+	c.Send(e.Frame(ref), rooms.KindOther)
 }
 
 // read returns the next text frame, or nil and a non-nil error when the

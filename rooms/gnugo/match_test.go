@@ -210,5 +210,5 @@ func deref(s *string) string {
 // discard is a Sink that drops every message.
 type discard struct{}
 
-func (discard) Send([]byte) bool { return true }
-func (discard) Close()           {}
+func (discard) Send([]byte, rooms.Kind) bool { return true }
+func (discard) Close()                       {}

@@ -136,8 +136,8 @@ func newRoom(t *testing.T, p *Engine) llmRoom {
 // nopSink takes every message and drops it.
 type nopSink struct{}
 
-func (nopSink) Send([]byte) bool { return true }
-func (nopSink) Close()           {}
+func (nopSink) Send([]byte, rooms.Kind) bool { return true }
+func (nopSink) Close()                       {}
 
 // await polls the stored match until done accepts its view.
 func await(t *testing.T, store rooms.Store, id string, d time.Duration, done func(carcassonne.View) bool) (*rooms.Record, carcassonne.View) {

@@ -301,7 +301,7 @@ type sink struct {
 	msgs []reply
 }
 
-func (s *sink) Send(msg []byte) bool {
+func (s *sink) Send(msg []byte, _ rooms.Kind) bool {
 	var r reply
 	json.Unmarshal(msg, &r) // chat and other messages leave it empty
 	s.mu.Lock()
