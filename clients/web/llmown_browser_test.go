@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,13 @@ func TestOwnLLMDialogLooks(t *testing.T) {
 		p.WaitJS("the dialog", ownDialogOpen)
 		p.Click(`[data-llm-item]:nth-child(1) [data-llm-test]`)
 		p.WaitJS("tested", `document.querySelector("[data-llm-item]:nth-child(1) [data-llm-result]").className.includes("ok")`)
+		if v.lang == "zh" {
+			// The chosen move is told in Chinese: no English word but "token".
+			res := Eval[string](p, `document.querySelector("[data-llm-item]:nth-child(1) [data-llm-result]").textContent`)
+			if words := regexp.MustCompile(`[A-Za-z]{2,}`).FindAllString(res, -1); len(words) > 0 && !(len(words) == 1 && words[0] == "token") {
+				p.Fail("the zh test result has English words %v: %q", words, res)
+			}
+		}
 		p.WaitJS("the dialog's fade-in done", `document.querySelector(".llm-overlay").getAnimations().every((a) => a.playState !== "running")`)
 		lookShot(p, "llmown-list-"+v.name)
 		if v.w < 500 {

@@ -69,13 +69,28 @@ function newID() {
   return Date.now().toString(36) + Math.random().toString(36).slice(2, 8);
 }
 
+/**
+ * moveText describes the move a test answer chose in the page's language,
+ * from its move's args (the server's choice line is English): a tile at
+ * (x,y) with its rotation, else the option's number.
+ * @param {any} b
+ * @returns {string}
+ */
+function moveText(b) {
+  const a = b && b.move && Array.isArray(b.move.args) ? b.move.args[0] : null;
+  if (a && typeof a === "object" && Number.isInteger(a.x) && Number.isInteger(a.y)) {
+    return t("llm.tryTile", { x: a.x, y: a.y, rot: Number.isInteger(a.rotation) ? a.rotation : 0 });
+  }
+  return t("llm.tryOption", { n: b && b.option != null ? b.option : "?" });
+}
+
 /** tryText describes a test's outcome: {ok, text}. */
 function tryText(res) {
   if (!res) return { ok: false, text: t("llm.tryFailed", { why: t("error.network") }) };
   const b = res.body || {};
   if (res.status === 200 && b.ok) {
     const usage = b.usage && b.usage.total ? t("llm.tryTokens", { n: b.usage.total }) : "";
-    return { ok: true, text: t("llm.tryOK", { ms: b.latencyMs, choice: b.choice || "#" + b.option }) + usage };
+    return { ok: true, text: t("llm.tryOK", { ms: b.latencyMs, choice: moveText(b) }) + usage };
   }
   const why = b.error || b.message || "HTTP " + res.status;
   return { ok: false, text: t("llm.tryFailed", { why }) };
