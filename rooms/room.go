@@ -39,7 +39,7 @@ type room struct {
 	// from the process's budget (waitForBudget).
 	botTicket bool
 	// think is the Engine decision in progress and note the log note of
-	// the bot move being played (roombot.go).
+	// the bot move being played (bots.go).
 	think thinking
 	note  *botNote
 	// due is when the record's next clock runs out as this room last told
@@ -336,42 +336,6 @@ func (r *room) onEvent(ev Event) {
 			// but stays: only a state or an answer that finds no room
 			// marks a viewer as too slow (send).
 			v.sink.Send(b, KindOther)
-		}
-	}
-}
-
-// takeRecord makes rec the current record.
-func (r *room) takeRecord(rec *Record) error {
-	st, err := r.game.Load(rec.State)
-	if err != nil {
-		return err
-	}
-	r.rec, r.st, r.changed = rec, st, r.m.now()
-	return nil
-}
-
-func (r *room) takeAndShow(rec *Record) {
-	if err := r.takeRecord(rec); err != nil {
-		r.log.Error("cannot load stored state", "version", rec.Version, "err", err)
-		return
-	}
-	r.demoteUnseated()
-	// A lobby write (the join that starts the clocks) reaches the room
-	// only as a record to take: the room tells the index, as it does for
-	// its own writes (noteDue skips a time it already told).
-	r.noteDue(r.rec, r.st.Status())
-	r.broadcast(nil, nil)
-	r.schedule()
-	r.reassertHolders()
-	r.armLiveCheck(false)
-}
-
-// demoteUnseated demotes viewers whose seat was freed or handed to a bot.
-func (r *room) demoteUnseated() {
-	for v := range r.viewers {
-		if v.seat >= 0 && r.rec.Seats[v.seat].CredHash != v.credHash {
-			r.presence[v.seat]--
-			v.seat, v.credHash = -1, ""
 		}
 	}
 }

@@ -245,7 +245,7 @@ type (
 		args    json.RawMessage
 		err     error
 		// thinking: not an answer but the news that an Engine is taking
-		// a while (roombot.go).
+		// a while (bots.go).
 		thinking bool
 		reason   string                // the Engine's reason (LogEntry.BotReason)
 		fallback *protocol.LogFallback // the fallback level played instead
