@@ -51,11 +51,17 @@ const gzG = `window.__chaguan.state.G`
 // playLegalCard waits for the viewer's turn, then clicks a raised (legal)
 // card of the hand at a point where it is really on top (the hand overlaps),
 // and returns its code.
+// gzHandAtRest is true when no card of the hand is moving (no CSS
+// transition or animation running on it).
+const gzHandAtRest = `[...document.querySelectorAll(".gz-hand .gz-card")].every((c) => c.getAnimations().every((a) => a.playState !== "running"))`
+
 func playLegalCard(p *Page) string {
 	p.t.Helper()
 	p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
-	// Let the raise transition finish so the point stays on the card.
-	time.Sleep(250 * time.Millisecond)
+	// Let the hand's transitions (the raise, a redraw) finish so the point
+	// stays on the card: waited for, not timed, as a loaded machine may
+	// take far longer than the transition's 200 ms.
+	p.WaitJS("the hand at rest", gzHandAtRest)
 	code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card.legal")
 	if x < 0 {
 		p.Fail("legal card %s has no visible point to click", code)

@@ -255,7 +255,7 @@ func TestFit(t *testing.T) {
 		id = createGongzhu(t, base, 4)
 		sitIn(ph, base, "gongzhu", id, lang)
 		ph.WaitJS("the hand", `document.querySelectorAll(".gz-hand .gz-card").length === 13`)
-		time.Sleep(300 * time.Millisecond)
+		ph.WaitJS("the hand dealt and at rest", gzHandAtRest)
 		if w := Eval[float64](ph, `document.documentElement.scrollWidth`); w > 390 {
 			ph.Fail("gongzhu on a phone: the page is %v px wide", w)
 		}
