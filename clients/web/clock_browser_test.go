@@ -12,7 +12,6 @@ import (
 // so; her bot then finishes the match, and the end card's replay steps
 // through it, the timeout move included.
 func TestClockTimeoutAndReplay(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations and clocks: overlaps the others
 	base := startServer(t)
 	b := StartBrowser(t)
 	ann := b.NewPage("ann")

@@ -77,7 +77,6 @@ func playLegalCard(p *Page) string {
 // per card, as people would see them, so the felt's animations run between
 // real states.
 func TestGongzhuRoundInBrowser(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations and clocks: overlaps the others
 	srv := startGongzhuServer(t, 150*time.Millisecond)
 	id := createGongzhu(t, srv.URL, 4)
 	b := StartBrowser(t)

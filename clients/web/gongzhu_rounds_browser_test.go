@@ -20,7 +20,6 @@ import (
 // more. With GONGZHU_SHOTS=dir it also takes desktop and phone screenshots
 // of the 榜 in English and Chinese.
 func TestGongzhuRoundHistory(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations and clocks: overlaps the others
 	srv := startGongzhuServer(t, 0)
 	id := createGongzhu(t, srv.URL, 4)
 	b := StartBrowser(t)

@@ -401,7 +401,6 @@ const zoomOverBoard = `(() => {
 // fit it; a tap or a click on the drawn tile turns it; on a phone the zoom
 // buttons lie outside the board.
 func TestNewPlayerCarcassonneHints(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations and clocks: overlaps the others
 	base := startServer(t)
 	b := StartBrowser(t)
 	for _, v := range npViews {

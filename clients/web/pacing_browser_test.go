@@ -39,7 +39,6 @@ func checkWatch(p *Page) {
 // trick the state asks about; a finished trick on show is not followed by
 // "Your turn"; the next deal waits for the round's banner to go.
 func TestGongzhuPacing(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations: overlaps the others
 	srv := startGongzhuServer(t, 0)
 	id := createGongzhu(t, srv.URL, 4)
 	b := StartBrowser(t)
@@ -77,7 +76,6 @@ func TestGongzhuPacing(t *testing.T) {
 // table's own winner banner, not before, and every number on the table
 // belongs to the moment the log has told (tmCountersWatch).
 func TestThreeMonksPacing(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations: overlaps the others
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
 	id := createThreeMonks(t, srv.URL)
 	b := StartBrowser(t)

@@ -40,7 +40,6 @@ func createThreeMonks(t *testing.T, base string) string {
 // question with a button, and the game ends with the winner banner; the
 // table, the log and the status agree with the server's view.
 func TestThreeMonksInBrowser(t *testing.T) {
-	t.Parallel() // mostly waiting on the page's animations: overlaps the others
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
 	id := createThreeMonks(t, srv.URL)
 	b := StartBrowser(t)
