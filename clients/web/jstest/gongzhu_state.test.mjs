@@ -35,6 +35,17 @@ test("seats sit counterclockwise from the viewer at the bottom", () => {
   assert.ok(Math.abs(dx - 0.38 * 800 * 0.36) < 1e-9 && dy === 0);
 });
 
+test("a card on its way lands when the hand drops it or its round ends", () => {
+  const g = view();
+  const own = S.ownSeat(g, "1");
+  assert.equal(S.pendingDone(null, 2, g, own), false, "nothing on its way");
+  assert.equal(S.pendingDone("2H", 2, g, own), false, "still in the hand of its round: on its way");
+  assert.equal(S.pendingDone("KD", 2, g, own), true, "out of the hand: played");
+  // Played last in round 1, the same card dealt again in round 2: landed.
+  assert.equal(S.pendingDone("2H", 1, g, own), true, "the next deal holds it again");
+  assert.equal(S.pendingDone("2H", 2, g, null), true, "no hand any more");
+});
+
 test("names: You for the viewer, the seat number when names repeat", () => {
   const players = [{ id: 0, name: "Bot" }, { id: 1, name: "Ann" }, { id: 2, name: "Bot" }, { id: 3 }];
   assert.equal(S.plainName(players, 1, "1", t), "gongzhu.you");

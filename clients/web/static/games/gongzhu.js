@@ -15,7 +15,7 @@ import { h } from "/assets/js/dom.js";
 import { strings } from "./gongzhu_text.js";
 import {
   HOLD_MS, MIN_HOLD_MS, COLLECT_MS, BANNER_MS, CARD_MS, FAST,
-  spotOffset, plainName, nameOf, ownSeat, isMyTurn, handShown, playable, statusLine,
+  spotOffset, plainName, nameOf, ownSeat, isMyTurn, handShown, playable, pendingDone, statusLine,
   finKey, finishedTrick, lastTrick, change,
 } from "./gongzhu_state.js";
 import {
@@ -41,6 +41,7 @@ function mount(el, api) {
   let st = null; // the latest state message
   /** @type {string | null} */
   let pending = null; // the card code sent, not yet acked
+  let pendingRound = 0; // the round it was sent in
   /** @type {any} */
   let hold = null; // timer while a finished trick is on show
   /** @type {{taker: number, since: number} | null} */
@@ -144,7 +145,7 @@ function mount(el, api) {
   const play = createPlay(api, () => ({
     own: mine(), started: started(), gameover: !!(st && st.ctx.gameover), myTurn: myTurn(),
     current: G() ? names.nameOf(G().current) : "",
-  }), { get: () => pending, set: (c) => { pending = c; } }, () => { if (st) renderHand(); });
+  }), { get: () => pending, set: (c) => { pending = c; pendingRound = G() ? G().round : 0; } }, () => { if (st) renderHand(); });
 
   const renderHand = () => {
     const me = mine();
@@ -225,8 +226,8 @@ function mount(el, api) {
       st = s;
       fast = (o.behind || 0) >= FAST;
       const own = mine();
-      if (pending && (!own || !own.hand.includes(pending))) pending = null;
       const g = G();
+      if (pendingDone(pending, pendingRound, g, own)) pending = null;
       if (o.sync || !prev || !g) {
         clearTimeout(hold); hold = null; held = null;
         trick.clear();

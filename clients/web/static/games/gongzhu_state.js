@@ -147,6 +147,19 @@ export const handShown = (own, roundOver) => (own && !roundOver ? own.hand : [])
 export const playable = (own, myTurn, pending) => new Set(own && myTurn && !pending ? own.legal : []);
 
 /**
+ * pendingDone says whether the card on its way has landed in the state on
+ * show: the hand no longer holds it, or the round it was played in is over
+ * (the next deal may hold the same card again: a card played last in a
+ * round must not stay "on its way" in the next one).
+ * @param {string | null} pending
+ * @param {number} round the round it was played in
+ * @param {any} g the view on show
+ * @param {Own | null} own
+ * @returns {boolean}
+ */
+export const pendingDone = (pending, round, g, own) => !!pending && (!g || !own || g.round !== round || !own.hand.includes(pending));
+
+/**
  * playCheck says what a click on a card does: "ignore" (a card on its
  * way, no hand, the match over), "notYourTurn", "illegal" (sent all the
  * same: the server says why) or "play".
