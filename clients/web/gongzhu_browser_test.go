@@ -48,26 +48,43 @@ func sitGongzhu(p *Page, base, matchID, name, lang string) {
 // gzG is a JS expression for the page's latest view.
 const gzG = `window.__chaguan.state.G`
 
-// playLegalCard waits for the viewer's turn, then clicks a raised (legal)
-// card of the hand at a point where it is really on top (the hand overlaps),
-// and returns its code.
 // gzHandAtRest is true when no card of the hand is moving (no CSS
 // transition or animation running on it).
 const gzHandAtRest = `[...document.querySelectorAll(".gz-hand .gz-card")].every((c) => c.getAnimations().every((a) => a.playState !== "running"))`
 
+// playLegalCard waits for the viewer's turn, then clicks a raised (legal)
+// card of the hand at a point where it is really on top (the hand overlaps),
+// and returns its code once the page has taken the click: the card is on
+// its way (marked sending) or already out of the hand. A click that the
+// page did not take (on a loaded machine the hand can move between the
+// point's measure and the click, and the click lands on a neighbour) is
+// made again, a few times at most; none of this waits on a clock.
 func playLegalCard(p *Page) string {
 	p.t.Helper()
-	p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
-	// Let the hand's transitions (the raise, a redraw) finish so the point
-	// stays on the card: waited for, not timed, as a loaded machine may
-	// take far longer than the transition's 200 ms.
-	p.WaitJS("the hand at rest", gzHandAtRest)
-	code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card.legal")
-	if x < 0 {
-		p.Fail("legal card %s has no visible point to click", code)
+	for try := 1; ; try++ {
+		p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+		// Let the hand's transitions (the raise, a redraw) finish so the point
+		// stays on the card: waited for, not timed, as a loaded machine may
+		// take far longer than the transition's 200 ms.
+		p.WaitJS("the hand at rest", gzHandAtRest)
+		code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card.legal")
+		if x < 0 {
+			p.Fail("legal card %s has no visible point to click", code)
+		}
+		p.ClickXY(x, y)
+		took := fmt.Sprintf(`(() => {
+			const c = document.querySelector('.gz-hand .gz-card[data-card=%q]');
+			return !c || c.classList.contains("sending") || !`+gzG+`.players["0"] || !`+gzG+`.players["0"].hand.includes(%q);
+		})()`, code, code)
+		if Eval[bool](p, took) {
+			return code
+		}
+		if try == 4 {
+			p.Fail("card %s was clicked %d times and the page never took it", code, try)
+		}
+		at := Eval[string](p, fmt.Sprintf(`(() => { const e = document.elementFromPoint(%f, %f); const c = e && e.closest(".gz-card"); return (e ? e.tagName + "." + [...e.classList].join(".") : "nothing") + (c ? " card " + c.dataset.card + " " + c.className : "") + " hand " + document.querySelector(".gz-hand").className + " scroll " + scrollY + " toasts " + [...document.querySelectorAll(".toast")].map((t) => t.textContent).join("|") + " shown " + window.__chaguan.state.stateID + " latest " + (window.__chaguan.latest && window.__chaguan.latest.stateID) + " status " + (document.querySelector("[data-conn]") ? document.querySelector("[data-conn]").textContent : "?"); })()`, x, y))
+		p.t.Logf("the click on %s at %.0f,%.0f did not take (now there: %s); again", code, x, y, at)
 	}
-	p.ClickXY(x, y)
-	return code
 }
 
 // TestGongzhuRoundInBrowser: a person and three normal bots play one whole

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chaguan/chaguan/games/gongzhu"
 )
@@ -103,20 +102,13 @@ func checkRoundsTable(p *Page, s gongzhu.State, title string) {
 	}
 }
 
-// playUntilTaken clicks a legal card until the server has taken one: a
-// click can land while the pacer redraws the hand (a trick being collected
-// on a busy machine), and then the page still asks for a card.
+// playUntilTaken plays a legal card (playLegalCard makes sure the page
+// took the click) and waits for the server to have it: out of the hand,
+// or its round over.
 func playUntilTaken(p *Page, n int) {
 	p.t.Helper()
 	round := Eval[int](p, gzG+`.round`)
-	for try := 1; try <= 3; try++ {
-		code := playLegalCard(p)
-		gone := fmt.Sprintf(`%s.round !== %d || !%s.players["0"].hand.includes(%q)`, gzG, round, gzG, code)
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-			if Eval[bool](p, gone) {
-				return
-			}
-		}
-	}
-	p.Fail("card %d was clicked 3 times and never played", n)
+	code := playLegalCard(p)
+	p.WaitJS(fmt.Sprintf("card %d (%s) played", n, code),
+		fmt.Sprintf(`%s.round !== %d || !%s.players["0"].hand.includes(%q)`, gzG, round, gzG, code))
 }
