@@ -69,7 +69,7 @@ func applyOp(doc any, op PatchOp) (any, error) {
 			if err != nil {
 				return doc, err
 			}
-			if !equalJSON(cur, v) {
+			if !EqualJSON(cur, v) {
 				return doc, errors.New("test failed")
 			}
 			return doc, nil
@@ -267,8 +267,9 @@ func deepCopy(v any) any {
 	return v
 }
 
-// equalJSON compares two documents as JSON values: numbers by value.
-func equalJSON(a, b any) bool {
+// EqualJSON compares two documents as DecodeDoc returns them, as JSON
+// values (RFC 6902's test): numbers by value, members in any order.
+func EqualJSON(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -277,7 +278,7 @@ func equalJSON(a, b any) bool {
 		}
 		for k, xv := range x {
 			yv, ok := y[k]
-			if !ok || !equalJSON(xv, yv) {
+			if !ok || !EqualJSON(xv, yv) {
 				return false
 			}
 		}
@@ -288,7 +289,7 @@ func equalJSON(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !equalJSON(x[i], y[i]) {
+			if !EqualJSON(x[i], y[i]) {
 				return false
 			}
 		}

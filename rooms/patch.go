@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/chaguan/chaguan/protocol"
 )
 
 // This file writes patch messages: RFC 6902 JSON Patch operations that
@@ -26,7 +28,7 @@ import (
 
 // errBadJSON is a value the diff cannot split; the caller sends a full
 // state instead.
-var errBadJSON = errors.New("rooms: patch: malformed JSON")
+var errBadJSON = protocol.ErrMalformedJSON
 
 // member is one member of an object (key is the raw JSON string, quotes
 // included) or one element of an array (key is nil).
@@ -68,7 +70,7 @@ type memoOps struct {
 // diff appends to d.out the operations turning a into b at d.path. Both
 // must be valid JSON (as the room's encoders write it).
 func (d *differ) diff(a, b []byte) error {
-	a, b = trimSpace(a), trimSpace(b)
+	a, b = protocol.TrimSpace(a), protocol.TrimSpace(b)
 	if bytes.Equal(a, b) {
 		return nil
 	}
@@ -578,14 +580,14 @@ func (d *differ) splitAfter(js []byte, i int, keyed bool, stop func(end int) boo
 		closer = '}'
 	}
 	if i == 0 { // the opening bracket
-		if i = skipSpace(js, 1); i < len(js) && js[i] == closer {
-			if len(trimSpace(js[i+1:])) > 0 {
+		if i = protocol.SkipSpace(js, 1); i < len(js) && js[i] == closer {
+			if len(protocol.TrimSpace(js[i+1:])) > 0 {
 				return errBadJSON
 			}
 			return nil
 		}
 	} else {
-		switch i = skipSpace(js, i); {
+		switch i = protocol.SkipSpace(js, i); {
 		case i >= len(js):
 			return errBadJSON
 		case js[i] == closer:
@@ -593,7 +595,7 @@ func (d *differ) splitAfter(js []byte, i int, keyed bool, stop func(end int) boo
 		case js[i] != ',':
 			return errBadJSON
 		}
-		i = skipSpace(js, i+1)
+		i = protocol.SkipSpace(js, i+1)
 	}
 	for {
 		var m member
@@ -601,18 +603,18 @@ func (d *differ) splitAfter(js []byte, i int, keyed bool, stop func(end int) boo
 			if i >= len(js) || js[i] != '"' {
 				return errBadJSON
 			}
-			end, err := skipString(js, i)
+			end, err := protocol.SkipString(js, i)
 			if err != nil {
 				return err
 			}
 			m.key = js[i:end]
-			i = skipSpace(js, end)
+			i = protocol.SkipSpace(js, end)
 			if i >= len(js) || js[i] != ':' {
 				return errBadJSON
 			}
-			i = skipSpace(js, i+1)
+			i = protocol.SkipSpace(js, i+1)
 		}
-		end, err := skipValue(js, i)
+		end, err := protocol.SkipValue(js, i)
 		if err != nil {
 			return err
 		}
@@ -621,15 +623,15 @@ func (d *differ) splitAfter(js []byte, i int, keyed bool, stop func(end int) boo
 		if stop != nil && stop(end) {
 			return nil
 		}
-		i = skipSpace(js, end)
+		i = protocol.SkipSpace(js, end)
 		if i >= len(js) {
 			return errBadJSON
 		}
 		switch js[i] {
 		case ',':
-			i = skipSpace(js, i+1)
+			i = protocol.SkipSpace(js, i+1)
 		case closer:
-			if len(trimSpace(js[i+1:])) > 0 {
+			if len(protocol.TrimSpace(js[i+1:])) > 0 {
 				return errBadJSON
 			}
 			return nil
@@ -717,90 +719,6 @@ func commonSuffix(a, b []byte) int {
 		i++
 	}
 	return i
-}
-
-// structural marks the bytes that matter when skipping a container.
-var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
-
-// skipValue returns the index just past the JSON value that starts at i.
-func skipValue(js []byte, i int) (int, error) {
-	if i >= len(js) {
-		return 0, errBadJSON
-	}
-	switch js[i] {
-	case '"':
-		return skipString(js, i)
-	case '{', '[':
-		depth := 0
-		for i < len(js) {
-			c := js[i]
-			if !structural[c] {
-				i++
-				continue
-			}
-			switch c {
-			case '"':
-				end, err := skipString(js, i)
-				if err != nil {
-					return 0, err
-				}
-				i = end
-				continue
-			case '{', '[':
-				depth++
-			default:
-				if depth--; depth == 0 {
-					return i + 1, nil
-				}
-			}
-			i++
-		}
-		return 0, errBadJSON
-	case ',', ':', '}', ']':
-		return 0, errBadJSON
-	}
-	j := i
-	for j < len(js) {
-		switch js[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j, nil
-		}
-		j++
-	}
-	return j, nil
-}
-
-// skipString returns the index just past the JSON string that starts at i.
-func skipString(js []byte, i int) (int, error) {
-	for i++; i < len(js); i++ {
-		switch js[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, nil
-		}
-	}
-	return 0, errBadJSON
-}
-
-func skipSpace(js []byte, i int) int {
-	for i < len(js) && isSpace(js[i]) {
-		i++
-	}
-	return i
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func trimSpace(js []byte) []byte {
-	i, j := 0, len(js)
-	for i < j && isSpace(js[i]) {
-		i++
-	}
-	for j > i && isSpace(js[j-1]) {
-		j--
-	}
-	return js[i:j]
 }
 
 // patchHead begins every patch message.

@@ -964,7 +964,7 @@ func FuzzPatchDiff(f *testing.F) {
 		if err := d.diff([]byte(a), []byte(b)); err != nil {
 			return // a value it cannot split gets a full state
 		}
-		if ta, tb := trimSpace([]byte(a)), trimSpace([]byte(b)); ta[0] == '{' && tb[0] == '{' {
+		if ta, tb := protocol.TrimSpace([]byte(a)), protocol.TrimSpace([]byte(b)); ta[0] == '{' && tb[0] == '{' {
 			checkSplitLike(t, ta, tb)
 		}
 		var ops []protocol.PatchOp

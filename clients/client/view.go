@@ -88,7 +88,7 @@ func (v *View) SetState(frame []byte) error {
 func (v *View) setState(frame []byte, st *protocol.State) error {
 	v.Reset()
 	var top node
-	top.raw = trimSpace(frame)
+	top.raw = protocol.TrimSpace(frame)
 	if err := top.split(); err != nil || top.kind != '{' {
 		return fmt.Errorf("chaguan: state message is not an object")
 	}
@@ -238,7 +238,7 @@ func (v *View) apply(op protocol.PatchOp) error {
 		return err
 	}
 	value := func() (*node, error) {
-		js := trimSpace(op.Value)
+		js := protocol.TrimSpace(op.Value)
 		if len(js) == 0 {
 			return nil, errors.New("missing value")
 		}
@@ -448,7 +448,7 @@ func (n *node) split() error {
 	var keys []string
 	var names [][]byte
 	var kids []*node
-	i := skipSpace(js, 1)
+	i := protocol.SkipSpace(js, 1)
 	if i < len(js) && js[i] == kind+2 { // '}' or ']'
 		i++
 	} else {
@@ -457,7 +457,7 @@ func (n *node) split() error {
 				if i >= len(js) || js[i] != '"' {
 					return errBadJSON
 				}
-				end, err := skipString(js, i)
+				end, err := protocol.SkipString(js, i)
 				if err != nil {
 					return err
 				}
@@ -467,20 +467,20 @@ func (n *node) split() error {
 					return err
 				}
 				keys, names = append(keys, key), append(names, name)
-				i = skipSpace(js, end)
+				i = protocol.SkipSpace(js, end)
 				if i >= len(js) || js[i] != ':' {
 					return errBadJSON
 				}
-				i = skipSpace(js, i+1)
+				i = protocol.SkipSpace(js, i+1)
 			}
-			end, err := skipValue(js, i)
+			end, err := protocol.SkipValue(js, i)
 			if err != nil {
 				return err
 			}
 			kids = append(kids, &node{raw: js[i:end:end]})
-			i = skipSpace(js, end)
+			i = protocol.SkipSpace(js, end)
 			if i < len(js) && js[i] == ',' {
-				i = skipSpace(js, i+1)
+				i = protocol.SkipSpace(js, i+1)
 				continue
 			}
 			if i < len(js) && js[i] == kind+2 {
@@ -490,7 +490,7 @@ func (n *node) split() error {
 			return errBadJSON
 		}
 	}
-	if skipSpace(js, i) != len(js) {
+	if protocol.SkipSpace(js, i) != len(js) {
 		return errBadJSON
 	}
 	n.kind, n.keys, n.names, n.kids = kind, keys, names, kids
@@ -551,7 +551,7 @@ func (n *node) bytes() []byte {
 
 // errBadJSON is a value the view cannot split (never one the server
 // writes).
-var errBadJSON = errors.New("malformed JSON")
+var errBadJSON = protocol.ErrMalformedJSON
 
 // decodeKey decodes a member name (a JSON string, quotes included).
 func decodeKey(name []byte) (string, error) {
@@ -599,123 +599,5 @@ func hasDuplicateKeys(keys []string) bool {
 func equalJSON(a, b []byte) bool {
 	x, err1 := protocol.DecodeDoc(a)
 	y, err2 := protocol.DecodeDoc(b)
-	return err1 == nil && err2 == nil && equalValues(x, y)
-}
-
-// equalValues compares two documents as protocol.DecodeDoc returns them.
-func equalValues(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			if yv, ok := y[k]; !ok || !equalValues(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equalValues(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		if x == y {
-			return true
-		}
-		fx, err1 := x.Float64()
-		fy, err2 := y.Float64()
-		return err1 == nil && err2 == nil && fx == fy
-	}
-	return a == b
-}
-
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON white space.
-func skipSpace(js []byte, i int) int {
-	for i < len(js) && isSpace(js[i]) {
-		i++
-	}
-	return i
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func trimSpace(js []byte) []byte {
-	i, j := 0, len(js)
-	for i < j && isSpace(js[i]) {
-		i++
-	}
-	for j > i && isSpace(js[j-1]) {
-		j--
-	}
-	return js[i:j]
-}
-
-// skipString returns the index just past the JSON string that starts at i.
-func skipString(js []byte, i int) (int, error) {
-	for i++; i < len(js); i++ {
-		switch js[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, nil
-		}
-	}
-	return 0, errBadJSON
-}
-
-// skipValue returns the index just past the JSON value that starts at i.
-func skipValue(js []byte, i int) (int, error) {
-	if i >= len(js) {
-		return 0, errBadJSON
-	}
-	switch js[i] {
-	case '"':
-		return skipString(js, i)
-	case '{', '[':
-		depth := 0
-		for i < len(js) {
-			switch js[i] {
-			case '"':
-				end, err := skipString(js, i)
-				if err != nil {
-					return 0, err
-				}
-				i = end
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1, nil
-				}
-			}
-			i++
-		}
-		return 0, errBadJSON
-	case ',', ':', '}', ']':
-		return 0, errBadJSON
-	}
-	j := i
-	for j < len(js) {
-		switch js[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j, nil
-		}
-		j++
-	}
-	return j, nil
+	return err1 == nil && err2 == nil && protocol.EqualJSON(x, y)
 }

@@ -237,7 +237,7 @@ func TestViewMatchesApplyPatch(t *testing.T) {
 			ref = got
 			applied++
 			mine, _ := protocol.DecodeDoc(v.AppendJSON(nil))
-			if !equalValues(mine, ref) {
+			if !protocol.EqualJSON(mine, ref) {
 				t.Fatalf("round %d step %d %+v:\nView %s\nwant %v", round, step, ops[0], v.AppendJSON(nil), ref)
 			}
 		}

@@ -1,0 +1,100 @@
+package protocol
+
+// The scanning that a patch's sender (rooms, diffing two views) and its
+// receivers (clients/client, patching the view it holds) share: finding
+// where a JSON value ends without decoding it. Neither validates: a value
+// these accept may still be malformed inside; both sides only ever scan
+// JSON an encoder wrote.
+
+import "errors"
+
+// ErrMalformedJSON is a value the scanner cannot find the end of.
+var ErrMalformedJSON = errors.New("malformed JSON")
+
+// structural marks the bytes that matter when skipping a container.
+var structural = [256]bool{'"': true, '{': true, '}': true, '[': true, ']': true}
+
+// SkipValue returns the index just past the JSON value that starts at i.
+func SkipValue(js []byte, i int) (int, error) {
+	if i >= len(js) {
+		return 0, ErrMalformedJSON
+	}
+	switch js[i] {
+	case '"':
+		return SkipString(js, i)
+	case '{', '[':
+		depth := 0
+		for i < len(js) {
+			c := js[i]
+			if !structural[c] {
+				i++
+				continue
+			}
+			switch c {
+			case '"':
+				end, err := SkipString(js, i)
+				if err != nil {
+					return 0, err
+				}
+				i = end
+				continue
+			case '{', '[':
+				depth++
+			default:
+				if depth--; depth == 0 {
+					return i + 1, nil
+				}
+			}
+			i++
+		}
+		return 0, ErrMalformedJSON
+	case ',', ':', '}', ']':
+		return 0, ErrMalformedJSON
+	}
+	j := i
+	for j < len(js) {
+		switch js[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j, nil
+		}
+		j++
+	}
+	return j, nil
+}
+
+// SkipString returns the index just past the JSON string that starts at i.
+func SkipString(js []byte, i int) (int, error) {
+	for i++; i < len(js); i++ {
+		switch js[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, nil
+		}
+	}
+	return 0, ErrMalformedJSON
+}
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON white space.
+func SkipSpace(js []byte, i int) int {
+	for i < len(js) && IsSpace(js[i]) {
+		i++
+	}
+	return i
+}
+
+// IsSpace says whether c is JSON white space.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// TrimSpace returns js without JSON white space at either end.
+func TrimSpace(js []byte) []byte {
+	i, j := 0, len(js)
+	for i < j && IsSpace(js[i]) {
+		i++
+	}
+	for j > i && IsSpace(js[j-1]) {
+		j--
+	}
+	return js[i:j]
+}
