@@ -46,18 +46,20 @@ type LLMTestConfig struct {
 // shorter.
 const llmTestTimeout = 30 * time.Second
 
-// llmTestResult is the body of POST /llm/test. Error never holds the
-// endpoint's URL, host or key (checkFailure); nothing else comes from the
-// endpoint's text (Choice is the prompt's line for the option).
-type llmTestResult struct {
-	Endpoint  string `json:"endpoint"`
+// checkResult is the body of POST /llm/test (an operator's endpoint, by
+// name) and of POST /llm/try (a player's own, without its name and
+// circuit). Error never holds the endpoint's URL, host or key
+// (checkFailure, ownFailure); nothing else comes from the endpoint's text
+// (Choice is the prompt's line for the option).
+type checkResult struct {
+	Endpoint  string `json:"endpoint,omitempty"`
 	OK        bool   `json:"ok"`
 	LatencyMs int64  `json:"latencyMs"`
 	// Option is the number the answer named (listed or not), Choice that
 	// option as the prompt listed it, Move the move it stands for.
-	Option *int         `json:"option,omitempty"`
-	Choice string       `json:"choice,omitempty"`
-	Move   *llmTestMove `json:"move,omitempty"`
+	Option *int       `json:"option,omitempty"`
+	Choice string     `json:"choice,omitempty"`
+	Move   *checkMove `json:"move,omitempty"`
 	// Usage is the tokens the endpoint reported, summed over the
 	// decision's completions; absent when it reported none.
 	Usage *llm.Usage `json:"usage,omitempty"`
@@ -68,10 +70,26 @@ type llmTestResult struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// llmTestMove is the move of a successful decision.
-type llmTestMove struct {
+// checkMove is the move of a successful decision.
+type checkMove struct {
 	Type string          `json:"type"`
 	Args json.RawMessage `json:"args"`
+}
+
+// newCheckResult is the body for a check's result; err is the check's
+// error, told by failure (which says it without URL, host or key). It
+// returns the body, its HTTP status and the error's own text for the log.
+func newCheckResult(r llm.CheckResult, err error, failure func(error) string) (res checkResult, status int, detail string) {
+	res = checkResult{OK: err == nil, LatencyMs: r.Latency.Milliseconds(),
+		Option: r.Option, Choice: r.Choice, Usage: r.Usage, Requests: r.Requests}
+	if err == nil && r.Move != "" {
+		res.Move = &checkMove{Type: r.Move, Args: r.Args}
+	}
+	if err != nil {
+		res.Error = failure(err)
+		return res, http.StatusBadGateway, err.Error()
+	}
+	return res, http.StatusOK, ""
 }
 
 // llmTest checks one endpoint: {"endpoint": "llm"} in the body (or
@@ -103,17 +121,9 @@ func (s *Server) llmTest(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), llmTestTimeout)
 	defer cancel()
 	r, err := ck.Check(ctx)
-	res := llmTestResult{Endpoint: name, OK: err == nil, LatencyMs: r.Latency.Milliseconds(),
-		Option: r.Option, Choice: r.Choice, Usage: r.Usage, Requests: r.Requests, Circuit: r.Circuit}
-	if err == nil && r.Move != "" {
-		res.Move = &llmTestMove{Type: r.Move, Args: r.Args}
-	}
-	status := http.StatusOK
-	var detail string
-	if err != nil {
-		res.Error, status = checkFailure(name, err), http.StatusBadGateway
-		detail = err.Error() // the checker's own text: no key, but maybe the URL, which the log may hold
-	}
+	// detail is the checker's own text: no key, but maybe the URL, which the log may hold.
+	res, status, detail := newCheckResult(r, err, func(err error) string { return checkFailure(name, err) })
+	res.Endpoint, res.Circuit = name, r.Circuit
 	var tokens int64
 	if r.Usage != nil {
 		tokens = r.Usage.Total

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -62,19 +61,6 @@ func tryThrottle(t Throttle) Throttle {
 	return t
 }
 
-// ownTryResult is the body of POST /llm/try: llmTestResult without the
-// endpoint's name and circuit. Error never holds the URL, host or key.
-type ownTryResult struct {
-	OK        bool         `json:"ok"`
-	LatencyMs int64        `json:"latencyMs"`
-	Option    *int         `json:"option,omitempty"`
-	Choice    string       `json:"choice,omitempty"`
-	Move      *llmTestMove `json:"move,omitempty"`
-	Usage     *llm.Usage   `json:"usage,omitempty"`
-	Requests  int          `json:"requests"`
-	Error     string       `json:"error,omitempty"`
-}
-
 // llmTry tests a player's own endpoint: the configuration in the body
 // (protocol.OwnLLM), one real decision on the sample position POST
 // /llm/test uses. 403 when the server allows no own endpoints, 429 past
@@ -98,16 +84,8 @@ func (s *Server) llmTry(c echo.Context) error {
 	if bad := (*llm.ConfigError)(nil); errors.As(err, &bad) {
 		return s.fail(c, badRequest("%s", bad.Error()))
 	}
-	res := ownTryResult{OK: err == nil, LatencyMs: r.Latency.Milliseconds(), Option: r.Option, Choice: r.Choice, Usage: r.Usage, Requests: r.Requests}
-	if err == nil && r.Move != "" {
-		res.Move = &llmTestMove{Type: r.Move, Args: r.Args}
-	}
-	status := http.StatusOK
-	var detail string
-	if err != nil {
-		res.Error, status = ownFailure(err), http.StatusBadGateway
-		detail = err.Error() // the URL, host and key replaced (llm.Own)
-	}
+	// detail has the URL, host and key replaced (llm.Own).
+	res, status, detail := newCheckResult(r, err, ownFailure)
 	var tokens int64
 	if r.Usage != nil {
 		tokens = r.Usage.Total
