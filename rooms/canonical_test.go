@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chaguan/chaguan/games"
-	"github.com/chaguan/chaguan/games/weiqi"
-	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/memstore"
 )
 
@@ -20,26 +17,8 @@ import (
 func TestMovesStoredCanonical(t *testing.T) {
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { mem.Close() })
-	m := rooms.New(rooms.Config{Store: mem, Games: games.NewRegistry(weiqi.Game)})
-	t.Cleanup(m.Close)
+	_, id, sinks, seats := weiqiPair(t, mem)
 	ctx := context.Background()
-	id, err := m.Create(ctx, "weiqi", rooms.CreateParams{NumPlayers: 2, SetupData: []byte(`{"size":9}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sinks [2]*recordingSink
-	var seats [2]*rooms.Viewer
-	for i, name := range []string{"Black", "White"} {
-		pid, creds, err := m.Join(ctx, "weiqi", id, rooms.JoinParams{Name: name})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sinks[i] = &recordingSink{}
-		if seats[i], err = m.Connect(ctx, "weiqi", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, sinks[i]); err != nil {
-			t.Fatal(err)
-		}
-		defer seats[i].Close()
-	}
 	padded := json.RawMessage(`["D4` + strings.Repeat(" ", 60000) + `"]`)
 	ref := int64(1)
 	if err := seats[0].Move(&ref, "play", padded, nil); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/chaguan/chaguan/games"
 )
@@ -89,19 +90,33 @@ func (r *room) commit(nr *Record, next games.State) error {
 	if err := r.sealMoves(ctx, nr); err != nil {
 		return err
 	}
-	// The stores encode nr with EncodeRecord; hand it the log's encoding,
-	// which the state messages need too, and vouch for the state: the
-	// game's State.MarshalJSON wrote it (with json.Marshal, in games.Erase)
-	// or it was decoded with the record, so it is valid JSON either way.
-	nr.pieces = &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
-		moves: r.wire.movesJSON(nr), movesOf: nr.Moves}
 	r.noteDue(nr, next.Status())
-	if err := r.m.cfg.Store.Update(ctx, nr, prev); err != nil && !r.landed(ctx, nr, err) {
+	if err := r.write(ctx, nr, prev); err != nil && !r.landed(ctx, nr, err) {
 		r.due = -1 // the index may hold nr's time: tell it again once the record is known
 		return err
 	}
 	r.rec, r.st, r.changed = nr, next, r.m.now()
 	return nil
+}
+
+// write stores nr as the successor of Version prev. A store that takes
+// records encoded (EncodedUpdater) gets nr's JSON made from the log's
+// encoding, which the state messages need too, and the moves' encoding
+// kept from the last write, and with the state vouched for: the game's
+// State.MarshalJSON wrote it (with json.Marshal, in games.Erase) or it
+// was decoded with the record, so it is valid JSON either way.
+func (r *room) write(ctx context.Context, nr *Record, prev int64) error {
+	store := r.m.cfg.Store
+	eu, ok := store.(EncodedUpdater)
+	if !ok {
+		return store.Update(ctx, nr, prev)
+	}
+	data, err := encodeRecord(nr, &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
+		moves: r.wire.movesJSON(nr), movesOf: nr.Moves})
+	if err != nil {
+		return fmt.Errorf("rooms: encode match %s: %w", nr.ID, err)
+	}
+	return eu.UpdateEncoded(ctx, nr, data, prev)
 }
 
 // landed reports whether nr, whose write failed with a conflict, was

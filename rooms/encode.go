@@ -117,9 +117,9 @@ type recordTail struct {
 
 // recordPieces are what the room knows of a record it writes: its log's
 // encoding, made for the state messages anyway, and that its State is
-// valid JSON. They apply only while the record still holds the very slices
-// they were made for, so a copy of the record whose Log or State was
-// replaced does not use them.
+// valid JSON. They apply only to the record that holds the very slices
+// they were made for (encodeRecord checks), so pieces made for another
+// record, or for a copy whose Log or State was replaced, are not used.
 type recordPieces struct {
 	log   []byte              // the JSON of logOf, as json.Marshal writes it
 	logOf []protocol.LogEntry // the Log that log encodes
@@ -135,15 +135,19 @@ func sameSlice[E any](a, b []E) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// EncodeRecord returns rec's JSON as the stores keep it: json.Marshal(rec),
-// written faster when rec carries the room's pieces. Then rec.State is
+// EncodeRecord returns rec's JSON as the stores keep it: json.Marshal(rec).
+// The room encodes its own writes faster (encodeRecord) and hands the
+// bytes to the store (EncodedUpdater).
+func EncodeRecord(rec *Record) ([]byte, error) { return json.Marshal(rec) }
+
+// encodeRecord returns rec's JSON using the room's pieces p: rec.State is
 // copied as it is, where json.Marshal would check and compact it byte by
-// byte, and the log's encoding is the one the room made for its state
-// messages. The bytes are the same as json.Marshal's as long as the state
-// is in the form json.Marshal writes, as a game's state always is; in any
-// case they decode to a record equal to rec.
-func EncodeRecord(rec *Record) ([]byte, error) {
-	p := rec.pieces
+// byte, and the log's and moves' encodings are the ones the room made
+// already. The bytes are json.Marshal's as long as the state is in the
+// form json.Marshal writes, as a game's state always is; in any case they
+// decode to a record equal to rec. Pieces that are nil or do not belong to
+// rec leave it to json.Marshal.
+func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 	if p == nil || len(rec.State) == 0 || !sameSlice(p.state, rec.State) || !sameSlice(p.logOf, rec.Log) ||
 		(len(rec.Moves) > 0 && (p.moves == nil || !sameSlice(p.movesOf, rec.Moves))) {
 		return json.Marshal(rec)

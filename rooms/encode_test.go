@@ -192,13 +192,11 @@ func decodeRecord(t *testing.T, b []byte) *Record {
 	return &rec
 }
 
-// sameRecord compares records as the store suite does, ignoring the
-// room's pieces (never stored) and what JSON cannot tell apart (an empty
-// log and none).
+// sameRecord compares records as the store suite does, ignoring what
+// JSON cannot tell apart (an empty log and none).
 func sameRecord(t *testing.T, what string, got, want *Record) {
 	t.Helper()
 	w := *want
-	w.pieces = nil
 	if len(w.Log) == 0 {
 		w.Log = nil
 	}
@@ -207,7 +205,7 @@ func sameRecord(t *testing.T, what string, got, want *Record) {
 	}
 }
 
-// TestEncodeRecord: EncodeRecord gives exactly json.Marshal's bytes for
+// TestEncodeRecord: encodeRecord gives exactly json.Marshal's bytes for
 // records whose state is in json.Marshal's form, with or without the
 // room's pieces, and with pieces that belong to another log or state (a
 // copy of a record whose Log or State was replaced).
@@ -220,14 +218,15 @@ func TestEncodeRecord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var p *recordPieces
 		switch i % 3 {
-		case 1: // the room's pieces, as commit makes them
-			rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(rec), movesOf: rec.Moves}
+		case 1: // the room's pieces, as write makes them
+			p = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(rec), movesOf: rec.Moves}
 		case 2: // stale pieces: another record's
 			other := randomRecord(rng)
-			rec.pieces = &recordPieces{log: c.log(other), logOf: other.Log, state: other.State, moves: c.movesJSON(other), movesOf: other.Moves}
+			p = &recordPieces{log: c.log(other), logOf: other.Log, state: other.State, moves: c.movesJSON(other), movesOf: other.Moves}
 		}
-		got, err := EncodeRecord(rec)
+		got, err := encodeRecord(rec, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,8 +248,7 @@ func TestEncodeRecordState(t *testing.T) {
 	for _, state := range []string{"{ \"board\" : [1, 2],\n\t\"note\": \"<b>&\" }", `7`, `"\u00e9"`, `[ ]`, `null`} {
 		rec := randomRecord(rng)
 		rec.State = json.RawMessage(state)
-		rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(rec), movesOf: rec.Moves}
-		got, err := EncodeRecord(rec)
+		got, err := encodeRecord(rec, &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(rec), movesOf: rec.Moves})
 		if err != nil {
 			t.Fatalf("state %q: %v", state, err)
 		}
@@ -265,15 +263,14 @@ func TestEncodeRecordState(t *testing.T) {
 	}
 	rec := randomRecord(rng)
 	rec.State = nil
-	rec.pieces = &recordPieces{log: c.log(rec), logOf: rec.Log, moves: c.movesJSON(rec), movesOf: rec.Moves}
 	want, _ := json.Marshal(rec)
-	if got, err := EncodeRecord(rec); err != nil || !bytes.Equal(got, want) {
+	if got, err := encodeRecord(rec, &recordPieces{log: c.log(rec), logOf: rec.Log, moves: c.movesJSON(rec), movesOf: rec.Moves}); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("no state: %s, %v; want %s", got, err, want)
 	}
 }
 
-// TestRecordMirrors: recordHead, State, Log and recordTail are Record's
-// fields in order, with the same types and tags; pieces is the only other.
+// TestRecordMirrors: recordHead, State, Log, Moves and recordTail are Record's
+// fields in order, with the same types and tags, and no other.
 func TestRecordMirrors(t *testing.T) {
 	type field struct {
 		name string
@@ -295,9 +292,8 @@ func TestRecordMirrors(t *testing.T) {
 		mirror = append(mirror, field{f.Name, f.Type, f.Tag})
 	}
 	mirror = append(mirror, fields(recordTail{})...)
-	mirror = append(mirror, rec[len(rec)-1])
-	if !reflect.DeepEqual(rec, mirror) || rec[len(rec)-1].name != "pieces" {
-		t.Fatalf("Record's fields\n%v\nare not recordHead, State, Log, Moves, recordTail, pieces:\n%v", rec, mirror)
+	if !reflect.DeepEqual(rec, mirror) {
+		t.Fatalf("Record's fields\n%v\nare not recordHead, State, Log, Moves, recordTail:\n%v", rec, mirror)
 	}
 }
 

@@ -63,10 +63,6 @@ type Record struct {
 	// Clocks are the running turn clocks of a match created with one.
 	Clocks  *Clocks `json:"clocks,omitempty"`
 	Options Options `json:"options"`
-
-	// pieces is what the room knows of the record as it writes it, for
-	// EncodeRecord (see recordPieces). JSON ignores it.
-	pieces *recordPieces
 }
 
 // MoveRecord is one accepted move: the seat, the move's name and its
@@ -204,6 +200,18 @@ type Store interface {
 	Subscribe(ctx context.Context, id string) (events <-chan Event, cancel func(), err error)
 	// Close releases the store's resources.
 	Close() error
+}
+
+// EncodedUpdater is implemented by stores that take a record already
+// encoded (both stores here do). The room writes its records through it:
+// it holds most of a record's JSON already (the log it encoded for its
+// state messages, the moves it encoded for the last write) and encodes
+// the record faster than json.Marshal (EncodeRecord) would.
+type EncodedUpdater interface {
+	// UpdateEncoded is Update with rec's JSON in data: what
+	// EncodeRecord(rec) gives, or JSON that decodes to a record equal to
+	// rec. The store keeps data as it is and never modifies it.
+	UpdateEncoded(ctx context.Context, rec *Record, data []byte, prev int64) error
 }
 
 // VersionReader is implemented by stores that read a record's Version

@@ -120,17 +120,17 @@ func BenchmarkWireCtxJSON(b *testing.B) {
 	}
 }
 
-// BenchmarkEncodeRecord is what a store's Update encodes: a Gomoku record
+// BenchmarkEncodeRecord is what the room encodes for the store: a Gomoku record
 // after 61 moves (20 log entries, 2 seats), with the pieces the room
 // passes (its cached log, its state).
 func BenchmarkEncodeRecord(b *testing.B) {
 	r := midGame(b, 61)
 	var c wireCache
-	r.rec.pieces = &recordPieces{log: c.log(r.rec), logOf: r.rec.Log, state: r.rec.State}
+	p := &recordPieces{log: c.log(r.rec), logOf: r.rec.Log, state: r.rec.State}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := EncodeRecord(r.rec); err != nil {
+		if _, err := encodeRecord(r.rec, p); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -67,8 +67,9 @@ type entry struct {
 }
 
 var (
-	_ rooms.Store      = (*Store)(nil)
-	_ rooms.MoveChunks = (*Store)(nil)
+	_ rooms.Store          = (*Store)(nil)
+	_ rooms.MoveChunks     = (*Store)(nil)
+	_ rooms.EncodedUpdater = (*Store)(nil)
 )
 
 // New returns a store and starts its janitor; Close stops it.
@@ -182,15 +183,20 @@ func decode(data []byte) (*rooms.Record, error) {
 // the stored Version differs, rooms.ErrNotFound if the record is gone; then
 // nothing changes.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	data, err := rooms.EncodeRecord(rec)
+	if err != nil {
+		return fmt.Errorf("memstore: encode match %s: %w", rec.ID, err)
+	}
+	return s.UpdateEncoded(ctx, rec, data, prev)
+}
+
+// UpdateEncoded is Update with rec's JSON in data (rooms.EncodedUpdater).
+func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
 	if rec.Version <= prev {
 		return fmt.Errorf("memstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.Version, prev)
-	}
-	data, err := rooms.EncodeRecord(rec)
-	if err != nil {
-		return fmt.Errorf("memstore: encode match %s: %w", rec.ID, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

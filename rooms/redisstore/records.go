@@ -69,7 +69,10 @@ func (s *Store) Get(ctx context.Context, id string) (*rooms.Record, error) {
 	return decode(id, data)
 }
 
-var _ rooms.VersionReader = (*Store)(nil)
+var (
+	_ rooms.VersionReader  = (*Store)(nil)
+	_ rooms.EncodedUpdater = (*Store)(nil)
+)
 
 // Version implements rooms.VersionReader: the record's sid field, one HGET
 // without the record; rooms.ErrNotFound if there is none or it expired.
@@ -103,6 +106,15 @@ func decode(id string, data []byte) (*rooms.Record, error) {
 // record is gone; then nothing changes. An ErrUnavailable error does not say whether the script
 // ran (the reply may be what was lost): re-read with Get.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	data, err := rooms.EncodeRecord(rec)
+	if err != nil {
+		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
+	}
+	return s.UpdateEncoded(ctx, rec, data, prev)
+}
+
+// UpdateEncoded is Update with rec's JSON in data (rooms.EncodedUpdater).
+func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
 	if err := checkRecord(rec); err != nil {
 		return err
 	}
@@ -111,10 +123,6 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 	}
 	if s.closed() {
 		return errClosed
-	}
-	data, err := rooms.EncodeRecord(rec)
-	if err != nil {
-		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
 	}
 	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID)}
 	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, s.ttlMs()}

@@ -31,6 +31,7 @@ func Run(t *testing.T, newStore NewStore) {
 		{"UpdateBumps", testUpdateBumps},
 		{"UpdateStale", testUpdateStale},
 		{"UpdateMissing", testUpdateMissing},
+		{"UpdateEncoded", testUpdateEncoded},
 		{"UpdateRace", testUpdateRace},
 		{"List", testList},
 		{"SubscribeInOrder", testSubscribeInOrder},
@@ -209,6 +210,34 @@ func testUpdateMissing(t *testing.T, s rooms.Store) {
 	wantErr(t, "Update of a missing record", s.Update(ctx, Next(rec), rec.Version), rooms.ErrNotFound)
 	_, err := s.Get(ctx, "ghost")
 	wantErr(t, "Get after Update of a missing record", err, rooms.ErrNotFound)
+}
+
+// testUpdateEncoded: a store that takes records encoded stores the bytes
+// it is given (here in another form than json.Marshal's: white space
+// around) and checks the version as Update does.
+func testUpdateEncoded(t *testing.T, s rooms.Store) {
+	eu, ok := s.(rooms.EncodedUpdater)
+	if !ok {
+		t.Skip("the store takes no encoded records")
+	}
+	ctx := context.Background()
+	rec := create(t, s, "m1")
+	next := Next(rec)
+	next.Seats[0].Name = "encoded"
+	data, err := json.Marshal(next)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(append([]byte("\n "), data...), "\n"...)
+	if err := eu.UpdateEncoded(ctx, next, data, rec.Version); err != nil {
+		t.Fatal(err)
+	}
+	mustGet(t, s, next)
+	stale := Next(next)
+	stale.Seats[0].Name = "should not be stored"
+	data, _ = json.Marshal(stale)
+	wantErr(t, "UpdateEncoded with a stale prev", eu.UpdateEncoded(ctx, stale, data, rec.Version), rooms.ErrConflict)
+	mustGet(t, s, next)
 }
 
 // testUpdateRace has N goroutines update from the same prev: exactly one

@@ -1,0 +1,92 @@
+package rooms_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/weiqi"
+	"github.com/chaguan/chaguan/rooms"
+	"github.com/chaguan/chaguan/rooms/memstore"
+)
+
+// countingStore is a memory store that counts the room's writes by the
+// method they came through.
+type countingStore struct {
+	*memstore.Store
+	updates, encoded atomic.Int64
+	badData          atomic.Int64 // encoded writes whose data is not the record
+}
+
+func (s *countingStore) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	s.updates.Add(1)
+	return s.Store.Update(ctx, rec, prev)
+}
+
+func (s *countingStore) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
+	s.encoded.Add(1)
+	want, _ := json.Marshal(rec)
+	if !bytes.Equal(data, want) {
+		s.badData.Add(1)
+	}
+	return s.Store.UpdateEncoded(ctx, rec, data, prev)
+}
+
+// TestRoomWritesEncoded: the room hands a store that takes encoded records
+// (rooms.EncodedUpdater) each move's record as JSON it encoded itself,
+// byte for byte what json.Marshal gives, and never calls plain Update for
+// them (lobby calls, which have no encodings at hand, do).
+func TestRoomWritesEncoded(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	st := &countingStore{Store: mem}
+	_, _, sinks, seats := weiqiPair(t, st)
+	before, plain := st.encoded.Load(), st.updates.Load()
+	for i, pt := range []string{"D4", "E5", "C3", "F6"} {
+		ref := int64(i + 1)
+		if err := seats[i%2].Move(&ref, "play", json.RawMessage(`["`+pt+`"]`), nil); err != nil {
+			t.Fatal(err)
+		}
+		ack := []byte(`"ack":` + string(rune('0'+ref)))
+		sinks[i%2].await(t, "move "+pt+" acknowledged", func(b []byte) bool { return bytes.Contains(b, ack) })
+	}
+	if n := st.encoded.Load() - before; n < 4 {
+		t.Fatalf("%d encoded writes for 4 moves", n)
+	}
+	if n := st.updates.Load() - plain; n != 0 {
+		t.Fatalf("the room called plain Update %d times", n)
+	}
+	if n := st.badData.Load(); n != 0 {
+		t.Fatalf("%d encoded writes were not json.Marshal's bytes of their record", n)
+	}
+}
+
+// weiqiPair starts a manager on store with a 9x9 weiqi match, Black and
+// White joined and connected (seats 0 and 1), each with a recording sink.
+func weiqiPair(t *testing.T, store rooms.Store) (*rooms.Manager, string, [2]*recordingSink, [2]*rooms.Viewer) {
+	t.Helper()
+	m := rooms.New(rooms.Config{Store: store, Games: games.NewRegistry(weiqi.Game)})
+	t.Cleanup(m.Close)
+	ctx := context.Background()
+	id, err := m.Create(ctx, "weiqi", rooms.CreateParams{NumPlayers: 2, SetupData: []byte(`{"size":9}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sinks [2]*recordingSink
+	var seats [2]*rooms.Viewer
+	for i, name := range []string{"Black", "White"} {
+		pid, creds, err := m.Join(ctx, "weiqi", id, rooms.JoinParams{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sinks[i] = &recordingSink{}
+		if seats[i], err = m.Connect(ctx, "weiqi", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, sinks[i]); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(seats[i].Close)
+	}
+	return m, id, sinks, seats
+}
