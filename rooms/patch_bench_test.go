@@ -373,7 +373,7 @@ func TestPatchBytesByPart(t *testing.T) {
 	part := func(path string) string {
 		for _, p := range []struct{ prefix, name string }{
 			{"/log", "log"}, {"/ctx", "ctx"}, {"/G/tricks", "G.tricks"}, {"/G/trick", "G.trick"},
-			{"/G/handCounts", "G.handCounts"}, {"/G/current", "G.current"}, {"/G/players", "G.players"},
+			{"/G/players", "G.players"},
 			{"/G/pointCards", "G.pointCards, G.roundScores"}, {"/G/roundScores", "G.pointCards, G.roundScores"},
 		} {
 			if strings.HasPrefix(path, p.prefix) {

@@ -48,6 +48,10 @@ func sitGongzhu(p *Page, base, matchID, name, lang string) {
 // gzG is a JS expression for the page's latest view.
 const gzG = `window.__chaguan.state.G`
 
+// gzMyTurn is a JS expression, true when the page's latest state has seat
+// 0 (the person in these tests) to play.
+const gzMyTurn = `window.__chaguan.state.ctx.currentPlayer === "0"`
+
 // gzHandAtRest is true when no card of the hand is moving (no CSS
 // transition or animation running on it).
 const gzHandAtRest = `[...document.querySelectorAll(".gz-hand .gz-card")].every((c) => c.getAnimations().every((a) => a.playState !== "running"))`
@@ -62,7 +66,7 @@ const gzHandAtRest = `[...document.querySelectorAll(".gz-hand .gz-card")].every(
 func playLegalCard(p *Page) string {
 	p.t.Helper()
 	for try := 1; ; try++ {
-		p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+		p.WaitJS("my turn", gzMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
 		// Let the hand's transitions (the raise, a redraw) finish so the point
 		// stays on the card: waited for, not timed, as a loaded machine may
 		// take far longer than the transition's 200 ms.
@@ -102,7 +106,7 @@ func TestGongzhuRoundInBrowser(t *testing.T) {
 
 	for i := 0; i < 13; i++ {
 		// At my turn the felt shows the trick in progress, its winning card marked.
-		ann.WaitJS(fmt.Sprintf("trick %d on the felt", i+1), gzG+`.current === 0 && (() => {
+		ann.WaitJS(fmt.Sprintf("trick %d on the felt", i+1), gzMyTurn+` && (() => {
 			const tr = `+gzG+`.trick;
 			const shown = [...document.querySelectorAll(".gz-trick-card")];
 			if (shown.length !== tr.plays.length) return false;
@@ -222,7 +226,7 @@ func TestGongzhuShots(t *testing.T) {
 				code := playLegalCard(p)
 				p.WaitJS("played", fmt.Sprintf(`!%s.players["0"].hand.includes(%q)`, gzG, code))
 			}
-			p.WaitJS("my turn", gzG+`.current === 0`)
+			p.WaitJS("my turn", gzMyTurn)
 			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_desk.png", n, lang)), 1280, 900)
 			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_phone.png", n, lang)), 390, 844)
 			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_360.png", n, lang)), 360, 740)

@@ -107,7 +107,7 @@ func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 	p := b.NewPage("ann")
 	sitGongzhu(p, srv.URL, id, "安", "zh")
 	for i := 0; i < 13; i++ {
-		p.WaitJS("my turn", gzG+`.current === 0 && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+		p.WaitJS("my turn", gzMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
 		time.Sleep(250 * time.Millisecond)
 		code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card:not(.legal)")
 		if code == "" || x < 0 {

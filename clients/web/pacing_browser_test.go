@@ -56,7 +56,7 @@ func TestGongzhuPacing(t *testing.T) {
 		const status = document.querySelector("[data-status=gongzhu]").textContent;
 		if (turn && banner) return "cards playable under the round banner";
 		if (banner && hand > 0) return "the next deal (" + hand + " cards) under the round banner";
-		if (turn && g.current !== 0) return "cards playable when the state on show is not my turn";
+		if (turn && s.ctx.currentPlayer !== "0") return "cards playable when the state on show is not my turn";
 		if (turn && felt !== want) return "cards playable while the felt shows [" + felt + "], the state [" + want + "]";
 		if (/Your turn/.test(status) && felt !== want) return "status " + status + " while the felt shows [" + felt + "], the state [" + want + "]";
 		return "";`)

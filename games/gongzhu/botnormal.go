@@ -142,11 +142,11 @@ func (t *table) pWin(c cards.Card, trick []cards.Card) float64 {
 		if s == t.seat {
 			continue
 		}
-		total += t.v.HandCounts[s]
+		total += t.v.HandCount(s)
 	}
 	for _, s := range t.later {
 		if !t.void[s][c.Suit] {
-			laterCards += t.v.HandCounts[s]
+			laterCards += t.v.HandCount(s)
 		}
 	}
 	if higher == 0 || laterCards == 0 || total == 0 {

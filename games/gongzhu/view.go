@@ -12,10 +12,12 @@ import (
 // from the state: the only private data is players[viewer] (the viewer's
 // own hand and legal cards); everything else is public at the table.
 // docs/gongzhu.md documents its JSON shape.
+//
+// The seat to play is not in it: ctx.currentPlayer says it. Nor are the
+// seats' hand sizes: HandCount counts them from the tricks.
 type View struct {
-	Seats   int `json:"seats"`
-	Round   int `json:"round"`
-	Current int `json:"current"` // seat to play
+	Seats int `json:"seats"`
+	Round int `json:"round"`
 	// FirstLeader led (or leads) this round's first trick.
 	FirstLeader int `json:"firstLeader"`
 	// OpeningLead is true while the match's first trick is owed its fixed
@@ -23,7 +25,6 @@ type View struct {
 	// view lists a card still in someone else's hand).
 	OpeningLead bool                  `json:"openingLead,omitempty"`
 	Players     map[string]PlayerView `json:"players"`
-	HandCounts  []int                 `json:"handCounts"`
 	Trick       TrickView             `json:"trick"`
 	Tricks      []TrickView           `json:"tricks"` // finished this round, oldest first
 	// PointCards are the scoring cards each seat took this round, sorted.
@@ -37,6 +38,21 @@ type View struct {
 	History    []HistoryRow `json:"history"`
 	Teams      [][]int      `json:"teams,omitempty"` // 4 seats: [[0,2],[1,3]]
 	Scoreboard Scoreboard   `json:"scoreboard"`
+}
+
+// HandCount is how many cards seat holds: every seat is dealt
+// tricksPerRound cards and plays one to each trick, so it holds that many
+// less one per finished trick of the round, and one less again once it
+// has played to the trick on the table. (The web client counts them so;
+// TestHandCount checks it against the hands.)
+func (v View) HandCount(seat int) int {
+	n := v.TricksTotal - len(v.Tricks)
+	for _, p := range v.Trick.Plays {
+		if p.Seat == seat {
+			n--
+		}
+	}
+	return n
 }
 
 // PlayerView is the viewer's own private entry.
@@ -104,10 +120,8 @@ func (Rules) View(s State, viewer int) View {
 	v := View{
 		Seats:       s.Seats,
 		Round:       s.Round,
-		Current:     s.Current(),
 		FirstLeader: s.FirstLeader,
 		Players:     map[string]PlayerView{},
-		HandCounts:  make([]int, s.Seats),
 		Trick:       trickView(s.Trick),
 		Tricks:      make([]TrickView, len(s.Tricks)),
 		PointCards:  make([][]cards.Card, s.Seats),
@@ -122,9 +136,6 @@ func (Rules) View(s State, viewer int) View {
 			Hand:  cards.Sorted(s.Hands[viewer]),
 			Legal: s.Legal(viewer),
 		}
-	}
-	for i, h := range s.Hands {
-		v.HandCounts[i] = len(h)
 	}
 	// The tricks' plays and point cards are cut from two arrays per view
 	// (tricks), not two allocations a trick.

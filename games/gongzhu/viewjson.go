@@ -26,8 +26,6 @@ func (v View) AppendJSON(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(v.Seats), 10)
 	b = append(b, `,"round":`...)
 	b = strconv.AppendInt(b, int64(v.Round), 10)
-	b = append(b, `,"current":`...)
-	b = strconv.AppendInt(b, int64(v.Current), 10)
 	b = append(b, `,"firstLeader":`...)
 	b = strconv.AppendInt(b, int64(v.FirstLeader), 10)
 	if v.OpeningLead {
@@ -35,8 +33,6 @@ func (v View) AppendJSON(b []byte) []byte {
 	}
 	b = append(b, `,"players":`...)
 	b = appendPlayers(b, v.Players)
-	b = append(b, `,"handCounts":`...)
-	b = appendInts(b, v.HandCounts)
 	b = append(b, `,"trick":`...)
 	b = appendTrick(b, v.Trick)
 	b = append(b, `,"tricks":`...)

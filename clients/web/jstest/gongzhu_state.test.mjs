@@ -46,6 +46,24 @@ test("a card on its way lands when the hand drops it or its round ends", () => {
   assert.equal(S.pendingDone("2H", 2, g, null), true, "no hand any more");
 });
 
+test("the seat to play and the hand sizes are counted from ctx and the tricks", () => {
+  const fin = { leader: 0, plays: [0, 1, 2, 3].map((seat) => ({ seat, card: "2H" })), taker: 1 };
+  const s = {
+    type: "state",
+    ctx: { currentPlayer: "3" },
+    G: { seats: 4, tricksPerRound: 13, tricks: [fin, fin], trick: { plays: [{ seat: 1, card: "5C" }, { seat: 2, card: "9C" }] } },
+  };
+  const d = S.withTable(s);
+  assert.equal(d.G.current, 3);
+  assert.deepEqual(d.G.handCounts, [11, 10, 10, 11]);
+  assert.equal(s.G.current, undefined, "the message itself is left as it came");
+  assert.equal(d.ctx, s.ctx);
+  const three = S.withTable({ ctx: { currentPlayer: "0" }, G: { seats: 3, tricksPerRound: 17, tricks: [], trick: { plays: [] } } });
+  assert.deepEqual([three.G.current, three.G.handCounts], [0, [17, 17, 17]]);
+  assert.equal(S.withTable({ ctx: { currentPlayer: "" }, G: { seats: 4, tricksPerRound: 13, tricks: [], trick: { plays: [] } } }).G.current, -1);
+  assert.equal(S.withTable(null), null);
+});
+
 test("names: You for the viewer, the seat number when names repeat", () => {
   const players = [{ id: 0, name: "Bot" }, { id: 1, name: "Ann" }, { id: 2, name: "Bot" }, { id: 3 }];
   assert.equal(S.plainName(players, 1, "1", t), "gongzhu.you");

@@ -15,7 +15,7 @@ import { h } from "/assets/js/dom.js";
 import { strings } from "./gongzhu_text.js";
 import {
   HOLD_MS, MIN_HOLD_MS, COLLECT_MS, BANNER_MS, CARD_MS, FAST,
-  spotOffset, plainName, nameOf, ownSeat, isMyTurn, handShown, playable, pendingDone, statusLine,
+  spotOffset, plainName, nameOf, ownSeat, isMyTurn, handShown, playable, pendingDone, statusLine, withTable,
   finKey, finishedTrick, lastTrick, change,
 } from "./gongzhu_state.js";
 import {
@@ -223,7 +223,7 @@ function mount(el, api) {
     update(s, o) {
       o = o || {};
       const prev = G();
-      st = s;
+      st = withTable(s);
       fast = (o.behind || 0) >= FAST;
       const own = mine();
       const g = G();

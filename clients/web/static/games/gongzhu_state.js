@@ -118,6 +118,28 @@ export function nameOf(players, seat, you, t) {
 export const ownSeat = (g, you) => (g && you !== null && g.players ? g.players[you] : null);
 
 /**
+ * withTable returns the state message s with what its view leaves out
+ * because it tells it already, added to a copy of G for the felt to draw:
+ * current, the seat to play (ctx.currentPlayer as a number, -1 when none),
+ * and handCounts, each seat's cards in hand: tricksPerRound, less one per
+ * finished trick of the round, less one more once the seat has played to
+ * the trick on the table.
+ * @param {any} s
+ * @returns {any}
+ */
+export function withTable(s) {
+  if (!s || !s.G) return s;
+  const g = s.G;
+  const left = g.tricksPerRound - (g.tricks ? g.tricks.length : 0);
+  const plays = (g.trick && g.trick.plays) || [];
+  const handCounts = [];
+  for (let seat = 0; seat < g.seats; seat++) handCounts.push(left - plays.filter((p) => p.seat === seat).length);
+  const cp = s.ctx ? s.ctx.currentPlayer : null;
+  const current = cp === null || cp === undefined || cp === "" ? -1 : Number(cp);
+  return { ...s, G: { ...g, current, handCounts } };
+}
+
+/**
  * isMyTurn says whether the viewer's cards are playable: the felt shows
  * the state that asks for them (not while a finished trick or the
  * round's banner is on show).
