@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/chaguan/chaguan/server/servertest"
@@ -304,6 +305,13 @@ func (p *Page) Type(sel, text string) {
 func (p *Page) ClickXY(x, y float64) {
 	p.t.Helper()
 	p.Do(fmt.Sprintf("click at %.0f,%.0f", x, y), chromedp.MouseClickXY(x, y))
+}
+
+// HoverXY moves the mouse to x, y (CSS pixels in the viewport), as a
+// person's pointer comes to rest over something before they click it.
+func (p *Page) HoverXY(x, y float64) {
+	p.t.Helper()
+	p.Do(fmt.Sprintf("move the mouse to %.0f,%.0f", x, y), chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
 }
 
 // WaitJS waits until the JavaScript expression is truthy.

@@ -75,6 +75,14 @@ func playLegalCard(p *Page) string {
 		if x < 0 {
 			p.Fail("legal card %s has no visible point to click", code)
 		}
+		// A person's pointer rests on the card before the click: the card
+		// rises under it (:hover), and the click lands where it now is.
+		p.HoverXY(x, y)
+		p.WaitJS("the hand at rest", gzHandAtRest)
+		sel := fmt.Sprintf(".gz-hand.turn .gz-card.legal[data-card=%q]", code)
+		if _, x, y = gzCardPoint(p, sel); x < 0 {
+			p.Fail("legal card %s has no visible point to click once raised", code)
+		}
 		p.ClickXY(x, y)
 		took := fmt.Sprintf(`(() => {
 			const c = document.querySelector('.gz-hand .gz-card[data-card=%q]');
@@ -111,8 +119,11 @@ func TestGongzhuRoundInBrowser(t *testing.T) {
 			const shown = [...document.querySelectorAll(".gz-trick-card")];
 			if (shown.length !== tr.plays.length) return false;
 			const ok = tr.plays.every(p => shown.some(e => e.dataset.card === p.card && e.dataset.seat === String(p.seat)));
+			// The seat on top: the highest card of the led suit.
+			const rank = (c) => "23456789TJQKA".indexOf(c[0]);
+			const top = tr.plays.filter(p => p.card[1] === tr.plays[0].card[1]).reduce((a, p) => (!a || rank(p.card) > rank(a.card) ? p : a), null);
 			const win = document.querySelector(".gz-trick-card.winning");
-			return ok && (tr.plays.length < 2 ? !win : !!win && win.dataset.seat === String(tr.winning));
+			return ok && (tr.plays.length < 2 ? !win : !!win && win.dataset.seat === String(top.seat));
 		})()`)
 		code := playLegalCard(ann)
 		ann.WaitJS(fmt.Sprintf("card %d (%s) played", i+1, code),

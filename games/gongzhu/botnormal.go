@@ -96,7 +96,7 @@ func (t *table) eval(c cards.Card) float64 {
 	wins := leading || (c.Suit == t.led && c.Rank > t.win.Rank)
 	val := 0.5 * t.shed(c)
 	if !wins {
-		winner := t.v.Trick.Winning
+		winner := t.v.Trick.Winner()
 		if len(t.later) == 0 && winner == t.partner(t.seat) {
 			val += 0.6 * float64(marginal(t.v.PointCards[winner], trick))
 		}

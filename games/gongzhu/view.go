@@ -62,14 +62,19 @@ type PlayerView struct {
 }
 
 // TrickView is a trick as the table sees it. Taker is -1 while in progress.
+// Its scoring cards are not listed: its plays show them (IsScoring), and
+// the seats' pointCards sum them up.
 type TrickView struct {
-	Leader  int          `json:"leader"`
-	LedSuit string       `json:"ledSuit,omitempty"` // "S","H","D","C"; absent while empty
-	Plays   []Play       `json:"plays"`
-	Winning int          `json:"winning"` // seat currently winning, -1 if empty
-	Taker   int          `json:"taker"`
-	Points  []cards.Card `json:"points"` // scoring cards in the trick
+	Leader  int    `json:"leader"`
+	LedSuit string `json:"ledSuit,omitempty"` // "S","H","D","C"; absent while empty
+	Plays   []Play `json:"plays"`
+	Taker   int    `json:"taker"`
 }
+
+// Winner is the seat on top of the trick so far (the highest card of the
+// led suit; there are no trumps), -1 while it is empty. The view leaves it
+// out, as its plays tell it.
+func (t TrickView) Winner() int { return Trick{Plays: t.Plays}.Winner() }
 
 // RoundView is the last finished round.
 type RoundView struct {
@@ -149,7 +154,7 @@ func (Rules) View(s State, viewer int) View {
 			n += len(t.Plays)
 		}
 	}
-	tricks.plays, tricks.points = make([]Play, 0, n), make([]cards.Card, 0, n)
+	tricks.plays = make([]Play, 0, n)
 	for i, t := range s.Tricks {
 		v.Tricks[i] = tricks.view(t)
 	}
@@ -225,11 +230,9 @@ func teamSums(xs []int) []int {
 // are handed it directly and may change it).
 func trickView(t Trick) TrickView {
 	tv := TrickView{
-		Leader:  t.Leader,
-		Plays:   slices.Clone(t.Plays),
-		Winning: t.Winner(),
-		Taker:   t.Taker,
-		Points:  PointCards(t.Cards()),
+		Leader: t.Leader,
+		Plays:  slices.Clone(t.Plays),
+		Taker:  t.Taker,
 	}
 	if tv.Plays == nil {
 		tv.Plays = []Play{}
@@ -245,32 +248,19 @@ func trickView(t Trick) TrickView {
 // next: what trickView gives, in two allocations for all of a view's
 // tricks.
 type trickArena struct {
-	plays  []Play
-	points []cards.Card
+	plays []Play
 }
 
 func (a *trickArena) view(t Trick) TrickView {
 	start := len(a.plays)
 	a.plays = append(a.plays, t.Plays...)
 	tv := TrickView{
-		Leader:  t.Leader,
-		Plays:   a.plays[start:len(a.plays):len(a.plays)],
-		Winning: t.Winner(),
-		Taker:   t.Taker,
+		Leader: t.Leader,
+		Plays:  a.plays[start:len(a.plays):len(a.plays)],
+		Taker:  t.Taker,
 	}
-	start = len(a.points)
-	for _, p := range t.Plays {
-		if IsScoring(p.Card) {
-			a.points = append(a.points, p.Card)
-		}
-	}
-	tv.Points = a.points[start:len(a.points):len(a.points)]
-	cards.Sort(tv.Points)
 	if tv.Plays == nil {
 		tv.Plays = []Play{}
-	}
-	if tv.Points == nil {
-		tv.Points = []cards.Card{}
 	}
 	if led := t.LedSuit(); led != 0 {
 		tv.LedSuit = led.String()

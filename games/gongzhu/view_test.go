@@ -58,7 +58,7 @@ func TestView(t *testing.T) {
 	for viewer := games.Spectator; viewer < 4; viewer++ {
 		v := r.View(s, viewer)
 		if v.Trick.LedSuit != "C" ||
-			v.Trick.Winning != 0 || len(v.Trick.Plays) != 1 || !reflect.DeepEqual(v.Teams, [][]int{{0, 2}, {1, 3}}) {
+			v.Trick.Winner() != 0 || len(v.Trick.Plays) != 1 || !reflect.DeepEqual(v.Teams, [][]int{{0, 2}, {1, 3}}) {
 			t.Fatalf("viewer %d: %+v", viewer, v)
 		}
 		if viewer == games.Spectator {
@@ -86,8 +86,9 @@ func TestView(t *testing.T) {
 }
 
 // TestHandCount: HandCount, counted from the view's tricks, is every
-// seat's hand size in every state of three rounds at 3 and at 4 seats, for
-// every viewer: the count the JSON leaves out is told by what it has.
+// seat's hand size, and the view's trick has the state's on top, in every
+// state of three rounds at 3 and at 4 seats, for every viewer: what the
+// JSON leaves out is told by what it has.
 func TestHandCount(t *testing.T) {
 	r := Rules{}
 	for _, n := range []int{3, 4} {
@@ -96,6 +97,9 @@ func TestHandCount(t *testing.T) {
 		for range 3 * len(Deck(n)) {
 			for viewer := games.Spectator; viewer < n; viewer++ {
 				v := r.View(s, viewer)
+				if got, want := v.Trick.Winner(), s.Trick.Winner(); got != want {
+					t.Fatalf("%d seats, round %d: the view's trick has %d on top, the state's %d", n, s.Round, got, want)
+				}
 				for seat := range n {
 					if got, want := v.HandCount(seat), len(s.Hands[seat]); got != want {
 						t.Fatalf("%d seats, round %d, viewer %d: HandCount(%d) = %d, the hand holds %d", n, s.Round, viewer, seat, got, want)

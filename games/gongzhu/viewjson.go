@@ -104,7 +104,7 @@ func (v View) cardsValid() bool {
 				return false
 			}
 		}
-		return ok(t.Points)
+		return true
 	}
 	listsOK := func(ls [][]cards.Card) bool {
 		for _, l := range ls {
@@ -205,12 +205,8 @@ func appendTrick(b []byte, t TrickView) []byte {
 		}
 		b = append(b, ']')
 	}
-	b = append(b, `,"winning":`...)
-	b = strconv.AppendInt(b, int64(t.Winning), 10)
 	b = append(b, `,"taker":`...)
 	b = strconv.AppendInt(b, int64(t.Taker), 10)
-	b = append(b, `,"points":`...)
-	b = appendCards(b, t.Points)
 	return append(b, '}')
 }
 

@@ -56,12 +56,23 @@ test("the seat to play and the hand sizes are counted from ctx and the tricks", 
   const d = S.withTable(s);
   assert.equal(d.G.current, 3);
   assert.deepEqual(d.G.handCounts, [11, 10, 10, 11]);
+  assert.equal(d.G.trick.winning, 2, "9C over 5C");
   assert.equal(s.G.current, undefined, "the message itself is left as it came");
   assert.equal(d.ctx, s.ctx);
   const three = S.withTable({ ctx: { currentPlayer: "0" }, G: { seats: 3, tricksPerRound: 17, tricks: [], trick: { plays: [] } } });
   assert.deepEqual([three.G.current, three.G.handCounts], [0, [17, 17, 17]]);
   assert.equal(S.withTable({ ctx: { currentPlayer: "" }, G: { seats: 4, tricksPerRound: 13, tricks: [], trick: { plays: [] } } }).G.current, -1);
   assert.equal(S.withTable(null), null);
+});
+
+test("the seat on top: the highest card of the led suit, no trumps", () => {
+  const tr = (...cs) => ({ plays: cs.map((card, i) => ({ seat: (i + 1) % 4, card })) });
+  assert.equal(S.trickWinner(tr()), -1, "empty");
+  assert.equal(S.trickWinner(null), -1);
+  assert.equal(S.trickWinner(tr("5C")), 1);
+  assert.equal(S.trickWinner(tr("5C", "AH", "4C")), 1, "off-suit aces do not count");
+  assert.equal(S.trickWinner(tr("5C", "TC", "9C", "KC")), 0, "K over T over 9");
+  assert.equal(S.trickWinner(tr("JD", "QD", "AD")), 3, "A is high");
 });
 
 test("names: You for the viewer, the seat number when names repeat", () => {

@@ -117,13 +117,33 @@ export function nameOf(players, seat, you, t) {
  */
 export const ownSeat = (g, you) => (g && you !== null && g.players ? g.players[you] : null);
 
+const RANKS = "23456789TJQKA";
+
+/**
+ * trickWinner is the seat on top of a trick so far: the highest card of
+ * the led suit (Gong Zhu has no trumps), -1 while it is empty.
+ * @param {Trick | null | undefined} trick
+ * @returns {number}
+ */
+export function trickWinner(trick) {
+  const plays = (trick && trick.plays) || [];
+  if (plays.length === 0) return -1;
+  const led = plays[0].card[1];
+  let best = -1, top = -1;
+  for (const p of plays) {
+    const r = RANKS.indexOf(p.card[0]);
+    if (p.card[1] === led && r > top) { best = p.seat; top = r; }
+  }
+  return best;
+}
+
 /**
  * withTable returns the state message s with what its view leaves out
  * because it tells it already, added to a copy of G for the felt to draw:
- * current, the seat to play (ctx.currentPlayer as a number, -1 when none),
- * and handCounts, each seat's cards in hand: tricksPerRound, less one per
+ * current, the seat to play (ctx.currentPlayer as a number, -1 when none);
+ * handCounts, each seat's cards in hand: tricksPerRound, less one per
  * finished trick of the round, less one more once the seat has played to
- * the trick on the table.
+ * the trick on the table; and the trick's winning seat (trickWinner).
  * @param {any} s
  * @returns {any}
  */
@@ -136,7 +156,8 @@ export function withTable(s) {
   for (let seat = 0; seat < g.seats; seat++) handCounts.push(left - plays.filter((p) => p.seat === seat).length);
   const cp = s.ctx ? s.ctx.currentPlayer : null;
   const current = cp === null || cp === undefined || cp === "" ? -1 : Number(cp);
-  return { ...s, G: { ...g, current, handCounts } };
+  const trick = g.trick ? { ...g.trick, winning: trickWinner(g.trick) } : g.trick;
+  return { ...s, G: { ...g, current, handCounts, trick } };
 }
 
 /**
