@@ -1,9 +1,11 @@
 package games
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 )
 
 // Game is a Rules value with its types erased, as the rooms package sees it.
@@ -72,7 +74,7 @@ func (e erased[S, V]) Setup(n int, setupData json.RawMessage, seed uint64) (Stat
 	if err != nil {
 		return nil, err
 	}
-	return state[S, V]{r: e.r, s: s}, nil
+	return newState(e.r, s), nil
 }
 
 func (e erased[S, V]) Load(data []byte) (State, error) {
@@ -80,7 +82,7 @@ func (e erased[S, V]) Load(data []byte) (State, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("games: load %s state: %w", e.r.Info().Name, err)
 	}
-	return state[S, V]{r: e.r, s: s}, nil
+	return newState(e.r, s), nil
 }
 
 func (e erased[S, V]) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, error) {
@@ -93,6 +95,38 @@ func (e erased[S, V]) CanonicalArgs(name string, args json.RawMessage) (json.Raw
 type state[S any, V any] struct {
 	r Rules[S, V]
 	s S
+	// pub is the spectator's view, encoded once for every viewer when
+	// the rules are SeatEntries (nil otherwise).
+	pub *publicView
+}
+
+// publicView is a state's spectator view, encoded on first use.
+type publicView struct {
+	once sync.Once
+	js   []byte
+	at   int // just inside `"players":{`, or -1 when the JSON has no such member
+	err  error
+}
+
+func newState[S any, V any](r Rules[S, V], s S) state[S, V] {
+	x := state[S, V]{r: r, s: s}
+	if _, ok := any(r).(SeatEntries[S]); ok {
+		x.pub = new(publicView)
+	}
+	return x
+}
+
+// public returns the spectator view's JSON, encoded once per state.
+func (x state[S, V]) public() *publicView {
+	p := x.pub
+	p.once.Do(func() {
+		p.js, p.err = x.appendView(nil, Spectator)
+		p.at = -1
+		if i := bytes.Index(p.js, []byte(`"players":{}`)); i >= 0 {
+			p.at = i + len(`"players":{`)
+		}
+	})
+	return p
 }
 
 func (x state[S, V]) Status() Status { return x.r.Status(x.s) }
@@ -117,12 +151,29 @@ func (x state[S, V]) Apply(seat int, name string, args json.RawMessage) (State, 
 	if err != nil {
 		return nil, err
 	}
-	return state[S, V]{r: x.r, s: next}, nil
+	return newState(x.r, next), nil
 }
 
 func (x state[S, V]) View(viewer int) any { return x.r.View(x.s, viewer) }
 
 func (x state[S, V]) AppendView(b []byte, viewer int) ([]byte, error) {
+	if x.pub == nil {
+		return x.appendView(b, viewer)
+	}
+	p := x.public()
+	if p.err != nil || p.at < 0 {
+		return x.appendView(b, viewer)
+	}
+	if viewer == Spectator {
+		return append(b, p.js...), nil
+	}
+	b = append(b, p.js[:p.at]...)
+	b = any(x.r).(SeatEntries[S]).AppendSeatEntry(b, x.s, viewer)
+	return append(b, p.js[p.at:]...), nil
+}
+
+// appendView builds viewer's View and appends its JSON.
+func (x state[S, V]) appendView(b []byte, viewer int) ([]byte, error) {
 	v := x.r.View(x.s, viewer)
 	if a, ok := any(v).(JSONAppender); ok {
 		return a.AppendJSON(b), nil

@@ -173,6 +173,23 @@ type JSONAppender interface {
 	AppendJSON(b []byte) []byte
 }
 
+// SeatEntries is implemented by rules whose seat views are the
+// spectator's view but for one thing: the top-level "players" map holds
+// the seat's own entry (Gong Zhu's hand and legal cards), where the
+// spectator's holds none. The framework then builds and encodes the
+// spectator's view once per state and writes each seat's view from it,
+// with the seat's entry spliced in: one View for all viewers instead of
+// one each. The spectator view's JSON must hold `"players":{}` as a
+// top-level member, and before it no text that could read the same
+// (gametest compares every seat's spliced view with json.Marshal of its
+// View on every state of its playouts).
+type SeatEntries[S any] interface {
+	// AppendSeatEntry appends viewer's member of the players map, as
+	// json.Marshal writes it ("1":{…}), or nothing when viewer's view has
+	// no entry.
+	AppendSeatEntry(b []byte, s S, viewer int) []byte
+}
+
 // Rules is the typed definition of one game. All methods are pure: no I/O,
 // no clock, no randomness except the RNG handed to Setup (which the game
 // keeps inside S for later draws) and the rng handed to a bot.

@@ -313,8 +313,10 @@ func patchBytes(t testing.TB, frames []*frame, from, to int) float64 {
 // as many bytes per move as one of a new match, though its whole view is
 // four times larger: over a whole round (52 moves, its end included:
 // round 2 against round 101) and over the first 50 moves of a match
-// against 50 moves from move 5,000 (no round ends in either). Logged with
-// -v, as docs/performance.md quotes them.
+// against 50 moves from move 5,000 (no round ends in either), within 10 %:
+// what grows is the counters' digits (stateID, base, the turns in ctx and
+// the log: one or two at the start, four deep), some 20 bytes of a patch
+// of about 400. Logged with -v, as docs/performance.md quotes them.
 func TestPatchBytesFlatWithDepth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 5,600 moves")
@@ -327,7 +329,7 @@ func TestPatchBytesFlatWithDepth(t *testing.T) {
 	at5000 := patchBytes(t, gongzhuFramesAt(t, 4992, 51), 0, 50)
 	t.Logf("bytes per viewer per move: round 2 %.0f, round 101 %.0f; moves 1-50 %.0f, moves 4,993-5,042 %.0f; whole view at move 0 %d B, at 5,200 %d B",
 		round2, round101, first50, at5000, len(shallow[0].g(0)), len(deep[0].g(0)))
-	if round101 > round2*1.05 || at5000 > first50*1.05 {
+	if round101 > round2*1.1 || at5000 > first50*1.1 {
 		t.Fatalf("a deep match's viewer reads more per move: round 2 %.0f, round 101 %.0f; first 50 %.0f, from 4,993 %.0f", round2, round101, first50, at5000)
 	}
 }

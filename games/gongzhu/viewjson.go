@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/cards"
 )
 
@@ -88,16 +89,19 @@ func (v View) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
+// validCards reports whether every card of cs can be encoded.
+func validCards(cs []cards.Card) bool {
+	for _, c := range cs {
+		if !c.Valid() {
+			return false
+		}
+	}
+	return true
+}
+
 // cardsValid reports whether every card of the view can be encoded.
 func (v View) cardsValid() bool {
-	ok := func(cs []cards.Card) bool {
-		for _, c := range cs {
-			if !c.Valid() {
-				return false
-			}
-		}
-		return true
-	}
+	ok := validCards
 	trickOK := func(t TrickView) bool {
 		for _, p := range t.Plays {
 			if !p.Card.Valid() {
@@ -142,6 +146,31 @@ func (v View) cardsValid() bool {
 
 // appendPlayers writes the players map with its keys sorted, as
 // encoding/json does.
+// AppendSeatEntry appends viewer's own entry of a view's players map, the
+// one thing a seat's view has that the spectator's has not
+// (games.SeatEntries): the room then builds Gong Zhu's view once per move
+// for all five viewers, not once each.
+func (Rules) AppendSeatEntry(b []byte, s State, viewer int) []byte {
+	if viewer < 0 || viewer >= s.Seats || viewer >= len(s.Hands) {
+		return b
+	}
+	p := PlayerView{Hand: cards.Sorted(s.Hands[viewer]), Legal: s.Legal(viewer)}
+	if !validCards(p.Hand) || !validCards(p.Legal) {
+		j, _ := json.Marshal(map[string]PlayerView{games.PlayerID(viewer): p})
+		return append(b, j[1:len(j)-1]...)
+	}
+	return appendEntry(b, games.PlayerID(viewer), p)
+}
+
+func appendEntry(b []byte, k string, p PlayerView) []byte {
+	b = appendString(b, k)
+	b = append(b, `:{"hand":`...)
+	b = appendCards(b, p.Hand)
+	b = append(b, `,"legal":`...)
+	b = appendCards(b, p.Legal)
+	return append(b, '}')
+}
+
 func appendPlayers(b []byte, ps map[string]PlayerView) []byte {
 	if ps == nil {
 		return append(b, "null"...)
@@ -157,12 +186,7 @@ func appendPlayers(b []byte, ps map[string]PlayerView) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, k)
-		b = append(b, `:{"hand":`...)
-		b = appendCards(b, ps[k].Hand)
-		b = append(b, `,"legal":`...)
-		b = appendCards(b, ps[k].Legal)
-		b = append(b, '}')
+		b = appendEntry(b, k, ps[k])
 	}
 	return append(b, '}')
 }
