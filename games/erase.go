@@ -220,7 +220,14 @@ func (x state[S, V]) botViaJSON(level string, seat int, rng *rand.Rand) (string,
 	return x.r.Bot(level, v, seat, rng)
 }
 
-func (x state[S, V]) MarshalJSON() ([]byte, error) { return json.Marshal(x.s) }
+// MarshalJSON writes the state as json.Marshal does; a StateAppender
+// writes itself (the same bytes, faster).
+func (x state[S, V]) MarshalJSON() ([]byte, error) {
+	if a, ok := any(x.s).(StateAppender); ok {
+		return a.AppendJSON(nil)
+	}
+	return json.Marshal(x.s)
+}
 
 func (x state[S, V]) Export(format string, meta RecordMeta) (Export, error) {
 	if e, ok := any(x.r).(Exporter[S]); ok {

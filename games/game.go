@@ -173,6 +173,14 @@ type JSONAppender interface {
 	AppendJSON(b []byte) []byte
 }
 
+// StateAppender is a state that writes its own JSON, for speed: the
+// record stores the state after every move. AppendJSON appends exactly
+// the bytes json.Marshal gives for the same value, or returns the error
+// json.Marshal would.
+type StateAppender interface {
+	AppendJSON(b []byte) ([]byte, error)
+}
+
 // SeatEntries is implemented by rules whose seat views are the
 // spectator's view but for one thing: the top-level "players" map holds
 // the seat's own entry (Gong Zhu's hand and legal cards), where the

@@ -106,14 +106,23 @@ func TestHandCount(t *testing.T) {
 					}
 				}
 			}
-			seat := s.Current()
-			name, args, err := r.Bot(LevelEasy, r.View(s, seat), seat, rng)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s, err = r.Apply(s, seat, name, args); err != nil {
-				t.Fatal(err)
-			}
+			s = easyMove(t, s, rng)
 		}
 	}
+}
+
+// easyMove plays the easy bot's card for the seat to play.
+func easyMove(t testing.TB, s State, rng *rand.Rand) State {
+	t.Helper()
+	r := Rules{}
+	seat := s.Current()
+	name, args, err := r.Bot(LevelEasy, r.View(s, seat), seat, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, err := r.Apply(s, seat, name, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next
 }

@@ -62,27 +62,10 @@ func (v View) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `,"history":`...)
-	if v.History == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, h := range v.History {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendHistoryRow(b, h)
-		}
-		b = append(b, ']')
-	}
+	b = appendList(b, v.History, appendHistoryRow)
 	if len(v.Teams) > 0 {
-		b = append(b, `,"teams":[`...)
-		for i, t := range v.Teams {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendInts(b, t)
-		}
-		b = append(b, ']')
+		b = append(b, `,"teams":`...)
+		b = appendList(b, v.Teams, appendInts)
 	}
 	b = append(b, `,"scoreboard":`...)
 	b = appendScoreboard(b, v.Scoreboard)
@@ -191,19 +174,7 @@ func appendPlayers(b []byte, ps map[string]PlayerView) []byte {
 	return append(b, '}')
 }
 
-func appendTricks(b []byte, ts []TrickView) []byte {
-	if ts == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, t := range ts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendTrick(b, t)
-	}
-	return append(b, ']')
-}
+func appendTricks(b []byte, ts []TrickView) []byte { return appendList(b, ts, appendTrick) }
 
 func appendTrick(b []byte, t TrickView) []byte {
 	b = append(b, `{"leader":`...)
@@ -213,42 +184,41 @@ func appendTrick(b []byte, t TrickView) []byte {
 		b = appendString(b, t.LedSuit)
 	}
 	b = append(b, `,"plays":`...)
-	if t.Plays == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, p := range t.Plays {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"seat":`...)
-			b = strconv.AppendInt(b, int64(p.Seat), 10)
-			b = append(b, `,"card":`...)
-			b = appendCard(b, p.Card)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendPlays(b, t.Plays)
 	b = append(b, `,"taker":`...)
 	b = strconv.AppendInt(b, int64(t.Taker), 10)
 	return append(b, '}')
 }
 
+func appendPlays(b []byte, ps []Play) []byte {
+	return appendList(b, ps, func(b []byte, p Play) []byte {
+		b = append(b, `{"seat":`...)
+		b = strconv.AppendInt(b, int64(p.Seat), 10)
+		b = append(b, `,"card":`...)
+		b = appendCard(b, p.Card)
+		return append(b, '}')
+	})
+}
+
+// appendList appends xs as json.Marshal writes a slice (null when nil),
+// each element by one.
+func appendList[T any](b []byte, xs []T, one func([]byte, T) []byte) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = one(b, x)
+	}
+	return append(b, ']')
+}
+
 func appendHistoryRow(b []byte, h HistoryRow) []byte {
-	b = append(b, `{"round":`...)
-	b = strconv.AppendInt(b, int64(h.Round), 10)
-	b = append(b, `,"scores":`...)
-	b = appendInts(b, h.Scores)
-	b = append(b, `,"totals":`...)
-	b = appendInts(b, h.Totals)
-	b = append(b, `,"pig":`...)
-	b = strconv.AppendInt(b, int64(h.Pig), 10)
-	b = append(b, `,"sheep":`...)
-	b = strconv.AppendInt(b, int64(h.Sheep), 10)
-	b = append(b, `,"transformer":`...)
-	b = strconv.AppendInt(b, int64(h.Transformer), 10)
-	b = append(b, `,"allHearts":`...)
-	b = strconv.AppendInt(b, int64(h.AllHearts), 10)
+	b = appendRoundSummary(b, h.RoundSummary)
+	b = b[:len(b)-1] // the summary's closing brace: the team members follow
 	if len(h.TeamScores) > 0 {
 		b = append(b, `,"teamScores":`...)
 		b = appendInts(b, h.TeamScores)
@@ -310,46 +280,12 @@ func appendScoreboard(b []byte, s Scoreboard) []byte {
 }
 
 func appendInts(b []byte, xs []int) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
+	return appendList(b, xs, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
 }
 
-func appendCardLists(b []byte, ls [][]cards.Card) []byte {
-	if ls == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, l := range ls {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendCards(b, l)
-	}
-	return append(b, ']')
-}
+func appendCardLists(b []byte, ls [][]cards.Card) []byte { return appendList(b, ls, appendCards) }
 
-func appendCards(b []byte, cs []cards.Card) []byte {
-	if cs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, c := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendCard(b, c)
-	}
-	return append(b, ']')
-}
+func appendCards(b []byte, cs []cards.Card) []byte { return appendList(b, cs, appendCard) }
 
 // appendCard writes a valid card's wire code ("QS") as a JSON string.
 func appendCard(b []byte, c cards.Card) []byte {
