@@ -97,7 +97,11 @@ func recordPatchFixture(t *testing.T, path string, n int) {
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game), BotDelay: 5 * time.Millisecond,
 		WS: server.WSConfig{SendBuffer: 4096}})
 	id := createBotTable(t, srv.URL)
+	// The full client's first state comes before the patch client says
+	// hello, so the full client is never behind it: bots start to play when
+	// the first viewer connects, and the second hello may be answered later.
 	full := dialWS(t, srv.URL, id, `{"type":"hello"}`)
+	fullMsg := readWS(t, full)
 	patched := dialWS(t, srv.URL, id, `{"type":"hello","patches":true}`)
 	sid := func(msg []byte) int64 {
 		var h struct {
@@ -109,10 +113,9 @@ func recordPatchFixture(t *testing.T, path string, n int) {
 		return h.StateID
 	}
 	var pairs [][2]string
-	var fullMsg []byte
 	for len(pairs) < n {
 		p := readWS(t, patched)
-		for fullMsg == nil || sid(fullMsg) < sid(p) {
+		for sid(fullMsg) < sid(p) {
 			fullMsg = readWS(t, full)
 		}
 		if sid(fullMsg) != sid(p) {
