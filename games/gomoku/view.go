@@ -100,7 +100,7 @@ func (v View) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, row)
+			b = games.AppendString(b, row)
 		}
 		b = append(b, ']')
 	}
@@ -113,14 +113,14 @@ func (v View) AppendJSON(b []byte) []byte {
 		b = appendPoint(b, *v.Last)
 	}
 	b = append(b, `,"toMove":`...)
-	b = appendString(b, v.ToMove)
+	b = games.AppendString(b, v.ToMove)
 	b = append(b, `,"winLine":`...)
 	b = appendPoints(b, v.WinLine)
 	b = append(b, `,"undoRequest":`...)
 	if v.UndoRequest == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendString(b, *v.UndoRequest)
+		b = games.AppendString(b, *v.UndoRequest)
 	}
 	b = append(b, `,"result":`...)
 	if v.Result == nil {
@@ -140,31 +140,4 @@ func appendPoint(b []byte, p [2]int) []byte {
 	return append(b, ']')
 }
 
-func appendPoints(b []byte, ps [][2]int) []byte {
-	if ps == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, p := range ps {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendPoint(b, p)
-	}
-	return append(b, ']')
-}
-
-// appendString writes s as a JSON string. Board rows and seat IDs are
-// plain ASCII; anything else goes through encoding/json, which escapes
-// what it escapes (HTML characters, control characters, bad UTF-8).
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			j, _ := json.Marshal(s)
-			return append(b, j...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
+func appendPoints(b []byte, ps [][2]int) []byte { return games.AppendList(b, ps, appendPoint) }

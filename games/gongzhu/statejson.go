@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/cards"
 )
 
@@ -58,7 +59,7 @@ func (s State) AppendJSON(b []byte) ([]byte, error) {
 	}
 	if len(s.History) > 0 {
 		b = append(b, `,"history":`...)
-		b = appendList(b, s.History, appendRoundSummary)
+		b = games.AppendList(b, s.History, appendRoundSummary)
 	}
 	b = append(b, `,"secret":{"rng":`...)
 	rng, err := json.Marshal(s.Secret.RNG)
@@ -100,7 +101,7 @@ func appendStateTrick(b []byte, t Trick) []byte {
 	return append(b, '}')
 }
 
-func appendStateTricks(b []byte, ts []Trick) []byte { return appendList(b, ts, appendStateTrick) }
+func appendStateTricks(b []byte, ts []Trick) []byte { return games.AppendList(b, ts, appendStateTrick) }
 
 func appendRoundSummary(b []byte, h RoundSummary) []byte {
 	b = append(b, `{"round":`...)

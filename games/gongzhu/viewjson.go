@@ -62,10 +62,10 @@ func (v View) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `,"history":`...)
-	b = appendList(b, v.History, appendHistoryRow)
+	b = games.AppendList(b, v.History, appendHistoryRow)
 	if len(v.Teams) > 0 {
 		b = append(b, `,"teams":`...)
-		b = appendList(b, v.Teams, appendInts)
+		b = games.AppendList(b, v.Teams, appendInts)
 	}
 	b = append(b, `,"scoreboard":`...)
 	b = appendScoreboard(b, v.Scoreboard)
@@ -146,7 +146,7 @@ func (Rules) AppendSeatEntry(b []byte, s State, viewer int) []byte {
 }
 
 func appendEntry(b []byte, k string, p PlayerView) []byte {
-	b = appendString(b, k)
+	b = games.AppendString(b, k)
 	b = append(b, `:{"hand":`...)
 	b = appendCards(b, p.Hand)
 	b = append(b, `,"legal":`...)
@@ -174,14 +174,14 @@ func appendPlayers(b []byte, ps map[string]PlayerView) []byte {
 	return append(b, '}')
 }
 
-func appendTricks(b []byte, ts []TrickView) []byte { return appendList(b, ts, appendTrick) }
+func appendTricks(b []byte, ts []TrickView) []byte { return games.AppendList(b, ts, appendTrick) }
 
 func appendTrick(b []byte, t TrickView) []byte {
 	b = append(b, `{"leader":`...)
 	b = strconv.AppendInt(b, int64(t.Leader), 10)
 	if t.LedSuit != "" {
 		b = append(b, `,"ledSuit":`...)
-		b = appendString(b, t.LedSuit)
+		b = games.AppendString(b, t.LedSuit)
 	}
 	b = append(b, `,"plays":`...)
 	b = appendPlays(b, t.Plays)
@@ -191,29 +191,13 @@ func appendTrick(b []byte, t TrickView) []byte {
 }
 
 func appendPlays(b []byte, ps []Play) []byte {
-	return appendList(b, ps, func(b []byte, p Play) []byte {
+	return games.AppendList(b, ps, func(b []byte, p Play) []byte {
 		b = append(b, `{"seat":`...)
 		b = strconv.AppendInt(b, int64(p.Seat), 10)
 		b = append(b, `,"card":`...)
 		b = appendCard(b, p.Card)
 		return append(b, '}')
 	})
-}
-
-// appendList appends xs as json.Marshal writes a slice (null when nil),
-// each element by one.
-func appendList[T any](b []byte, xs []T, one func([]byte, T) []byte) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = one(b, x)
-	}
-	return append(b, ']')
 }
 
 func appendHistoryRow(b []byte, h HistoryRow) []byte {
@@ -280,31 +264,17 @@ func appendScoreboard(b []byte, s Scoreboard) []byte {
 }
 
 func appendInts(b []byte, xs []int) []byte {
-	return appendList(b, xs, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
+	return games.AppendList(b, xs, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
 }
 
-func appendCardLists(b []byte, ls [][]cards.Card) []byte { return appendList(b, ls, appendCards) }
+func appendCardLists(b []byte, ls [][]cards.Card) []byte { return games.AppendList(b, ls, appendCards) }
 
-func appendCards(b []byte, cs []cards.Card) []byte { return appendList(b, cs, appendCard) }
+func appendCards(b []byte, cs []cards.Card) []byte { return games.AppendList(b, cs, appendCard) }
 
 // appendCard writes a valid card's wire code ("QS") as a JSON string.
 func appendCard(b []byte, c cards.Card) []byte {
 	b = append(b, '"')
 	b = append(b, c.Rank.String()...)
 	b = append(b, c.Suit.String()...)
-	return append(b, '"')
-}
-
-// appendString writes s as json.Marshal does: plain ASCII as it is, any
-// other string through json.Marshal (escapes, <, >, &, U+2028...).
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			j, _ := json.Marshal(s)
-			return append(b, j...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
 	return append(b, '"')
 }
