@@ -102,6 +102,18 @@ func New(o Options) *Store {
 // errClosed is returned by every method called after Close.
 var errClosed = fmt.Errorf("%w: memstore is closed", rooms.ErrUnavailable)
 
+// checkUpdate refuses an update the store cannot make: a record it cannot
+// keep (checkRecord), or one whose Version does not come after prev.
+func checkUpdate(rec *rooms.Record, prev int64) error {
+	if err := checkRecord(rec); err != nil {
+		return err
+	}
+	if rec.Version <= prev {
+		return fmt.Errorf("memstore: match %s: new version %d must be greater than prev %d", rec.ID, rec.Version, prev)
+	}
+	return nil
+}
+
 // checkRecord refuses records the store cannot keep.
 func checkRecord(rec *rooms.Record) error {
 	switch {
@@ -183,6 +195,9 @@ func decode(data []byte) (*rooms.Record, error) {
 // the stored Version differs, rooms.ErrNotFound if the record is gone; then
 // nothing changes.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	if err := checkUpdate(rec, prev); err != nil {
+		return err
+	}
 	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
 		return fmt.Errorf("memstore: encode match %s: %w", rec.ID, err)
@@ -192,11 +207,8 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 
 // UpdateEncoded is Update with rec's JSON in data (rooms.EncodedUpdater).
 func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
-	if err := checkRecord(rec); err != nil {
+	if err := checkUpdate(rec, prev); err != nil {
 		return err
-	}
-	if rec.Version <= prev {
-		return fmt.Errorf("memstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.Version, prev)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

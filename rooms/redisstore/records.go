@@ -106,6 +106,9 @@ func decode(id string, data []byte) (*rooms.Record, error) {
 // record is gone; then nothing changes. An ErrUnavailable error does not say whether the script
 // ran (the reply may be what was lost): re-read with Get.
 func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error {
+	if err := checkUpdate(rec, prev); err != nil {
+		return err
+	}
 	data, err := rooms.EncodeRecord(rec)
 	if err != nil {
 		return fmt.Errorf("redisstore: encode match %s: %w", rec.ID, err)
@@ -115,11 +118,8 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 
 // UpdateEncoded is Update with rec's JSON in data (rooms.EncodedUpdater).
 func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
-	if err := checkRecord(rec); err != nil {
+	if err := checkUpdate(rec, prev); err != nil {
 		return err
-	}
-	if rec.Version <= prev {
-		return fmt.Errorf("redisstore: match %s: new stateID %d must be greater than prev %d", rec.ID, rec.Version, prev)
 	}
 	if s.closed() {
 		return errClosed

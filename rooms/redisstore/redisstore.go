@@ -205,6 +205,18 @@ func unavailable(op, id string, err error) error {
 	return fmt.Errorf("%w: redisstore: %s %s: %w", rooms.ErrUnavailable, op, id, err)
 }
 
+// checkUpdate refuses an update the store cannot make: a record it cannot
+// keep (checkRecord), or one whose Version does not come after prev.
+func checkUpdate(rec *rooms.Record, prev int64) error {
+	if err := checkRecord(rec); err != nil {
+		return err
+	}
+	if rec.Version <= prev {
+		return fmt.Errorf("redisstore: match %s: new version %d must be greater than prev %d", rec.ID, rec.Version, prev)
+	}
+	return nil
+}
+
 // checkRecord refuses records the store cannot keep.
 func checkRecord(rec *rooms.Record) error {
 	switch {
