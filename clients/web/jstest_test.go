@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/gongzhu"
 	"github.com/chaguan/chaguan/server"
@@ -96,13 +95,13 @@ func recordPatchFixture(t *testing.T, path string, n int) {
 	t.Helper()
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game), BotDelay: 5 * time.Millisecond,
 		WS: server.WSConfig{SendBuffer: 4096}})
-	id := createBotTable(t, srv.URL)
+	id := browsertest.CreateGongzhuBotTable(t, srv.URL)
 	// The full client's first state comes before the patch client says
 	// hello, so the full client is never behind it: bots start to play when
 	// the first viewer connects, and the second hello may be answered later.
-	full := dialWS(t, srv.URL, id, `{"type":"hello"}`)
-	fullMsg := readWS(t, full)
-	patched := dialWS(t, srv.URL, id, `{"type":"hello","patches":true}`)
+	full := browsertest.DialGongzhuWS(t, srv.URL, id, `{"type":"hello"}`)
+	fullMsg := browsertest.ReadWS(t, full)
+	patched := browsertest.DialGongzhuWS(t, srv.URL, id, `{"type":"hello","patches":true}`)
 	sid := func(msg []byte) int64 {
 		var h struct {
 			StateID int64 `json:"stateID"`
@@ -114,9 +113,9 @@ func recordPatchFixture(t *testing.T, path string, n int) {
 	}
 	var pairs [][2]string
 	for len(pairs) < n {
-		p := readWS(t, patched)
+		p := browsertest.ReadWS(t, patched)
 		for sid(fullMsg) < sid(p) {
-			fullMsg = readWS(t, full)
+			fullMsg = browsertest.ReadWS(t, full)
 		}
 		if sid(fullMsg) != sid(p) {
 			t.Fatalf("the full client went from before %d to %d", sid(p), sid(fullMsg))
@@ -126,44 +125,5 @@ func recordPatchFixture(t *testing.T, path string, n int) {
 	b, _ := json.Marshal(pairs)
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
-	}
-}
-
-func createBotTable(t *testing.T, base string) string {
-	t.Helper()
-	var out struct {
-		MatchID string `json:"matchID"`
-	}
-	postJSON(t, base, "/games/gongzhu/create", map[string]any{"numPlayers": 4,
-		"bots": map[string]string{"0": "easy", "1": "easy", "2": "easy", "3": "easy"}}, &out)
-	return out.MatchID
-}
-
-// dialWS opens a spectator's WebSocket and says hello.
-func dialWS(t *testing.T, base, id, hello string) *websocket.Conn {
-	t.Helper()
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(base, "http")+"/games/gongzhu/"+id+"/ws", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if err := c.WriteMessage(websocket.TextMessage, []byte(hello)); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// readWS returns the next state or patch message (a failure guard of 30 s).
-func readWS(t *testing.T, c *websocket.Conn) []byte {
-	t.Helper()
-	for {
-		_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
-		_, b, err := c.ReadMessage()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.HasPrefix(b, []byte(`{"type":"state"`)) || bytes.HasPrefix(b, []byte(`{"type":"patch"`)) {
-			return b
-		}
 	}
 }

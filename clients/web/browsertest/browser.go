@@ -1,11 +1,15 @@
-package web_test
+// Package browsertest is the harness of the web client's browser tests
+// (the packages under clients/web/e2e, one per game and one for the site
+// around them): one headless chromium per test package, one browser context (its
+// own cookies and localStorage, so its own person) per Page, closed when
+// the test that opened it ends, helpers that wait for
+// conditions instead of sleeping, and screenshots of every page on failure.
+package browsertest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,15 +21,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"github.com/chaguan/chaguan/server/servertest"
 )
-
-// The browser harness shared by every *_browser_test.go of the web client:
-// one headless chromium for the package's tests, one browser context (its
-// own cookies and localStorage, so its own person) per Page, closed when
-// the test that opened it ends, helpers that wait for
-// conditions instead of sleeping, and screenshots of every page on failure.
 
 // stepTimeout bounds one helper call (a click, a wait for a condition):
 // generous, so it catches a hang, not a slow machine.
@@ -59,13 +55,13 @@ type Browser struct {
 // suite, which CI runs first, runs them all.
 var shortBrowserTests = map[string]bool{"TestGomokuInBrowser": true}
 
-// StartBrowser gives t (a test or a benchmark; skipped when there is no
+// Start gives t (a test or a benchmark; skipped when there is no
 // chromium) the package's headless chromium, started by the first test
 // that asks and shared by all (each Page is its own browser context, so
 // tests share no cookies or storage); the pages t opened close when t ends.
 // One chromium for the run instead of one per test saves a start and a
 // stop per test, seconds each on a busy machine.
-func StartBrowser(t testing.TB) *Browser {
+func Start(t testing.TB) *Browser {
 	t.Helper()
 	path := findChromium()
 	if path == "" {
@@ -147,13 +143,14 @@ func stopChromiumLocked() {
 	chromium.ctx, chromium.cancel, chromium.dir = nil, nil, ""
 }
 
-// TestMain stops the shared chromium after the tests.
-func TestMain(m *testing.M) {
+// Main runs a package's tests (call it from the package's TestMain, as
+// os.Exit(browsertest.Main(m))) and then stops the package's chromium.
+func Main(m *testing.M) int {
 	code := m.Run()
 	chromium.mu.Lock()
 	stopChromiumLocked()
 	chromium.mu.Unlock()
-	os.Exit(code)
+	return code
 }
 
 // Page is one tab in its own browser context: a separate person, with
@@ -221,6 +218,23 @@ func (b *Browser) NewPage(name string) *Page {
 	return p
 }
 
+// Name returns the page's name, as given to NewPage.
+func (p *Page) Name() string { return p.name }
+
+// SetName renames the page (its next screenshots are named after it).
+func (p *Page) SetName(name string) { p.name = name }
+
+// T returns the test (or benchmark) that opened the page.
+func (p *Page) T() testing.TB { return p.t }
+
+// SetT makes the page report to t from now on: a subtest's page fails the
+// subtest, from the subtest's own goroutine.
+func (p *Page) SetT(t testing.TB) { p.t = t }
+
+// Context returns the page's chromedp context, for actions the helpers do
+// not cover; they run without the step timeout unless the caller sets one.
+func (p *Page) Context() context.Context { return p.ctx }
+
 // Fail takes a screenshot of every page, then fails the test.
 func (p *Page) Fail(format string, args ...any) {
 	p.t.Helper()
@@ -287,7 +301,7 @@ func (p *Page) Click(sel string) {
 	// Centre the element first: a click on an element at the bottom edge of
 	// the viewport can miss it.
 	p.Do("click "+sel, chromedp.WaitVisible(chromedp.CSS(sel)),
-		evalVoid(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: "center", inline: "center"})`, jsString(sel))),
+		EvalVoid(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: "center", inline: "center"})`, JSString(sel))),
 		chromedp.Click(chromedp.CSS(sel)))
 }
 
@@ -297,7 +311,7 @@ func (p *Page) Type(sel, text string) {
 	// chromedp.Clear leaves number inputs as they were, so empty the value
 	// in the page (with the input event a person's edit would fire).
 	p.Do("type into "+sel, chromedp.WaitVisible(chromedp.CSS(sel)),
-		evalVoid(fmt.Sprintf(`(() => { const e = document.querySelector(%s); e.value = ""; e.dispatchEvent(new Event("input", {bubbles: true})); })()`, jsString(sel))),
+		EvalVoid(fmt.Sprintf(`(() => { const e = document.querySelector(%s); e.value = ""; e.dispatchEvent(new Event("input", {bubbles: true})); })()`, JSString(sel))),
 		chromedp.SendKeys(chromedp.CSS(sel), text))
 }
 
@@ -336,13 +350,13 @@ func (p *Page) WaitJSFor(what, expr string, limit time.Duration) {
 func (p *Page) WaitText(sel, text string) {
 	p.t.Helper()
 	p.WaitJS(fmt.Sprintf("%q in %s", text, sel),
-		fmt.Sprintf(`(() => { const e = document.querySelector(%s); return !!e && e.textContent.includes(%s); })()`, jsString(sel), jsString(text)))
+		fmt.Sprintf(`(() => { const e = document.querySelector(%s); return !!e && e.textContent.includes(%s); })()`, JSString(sel), JSString(text)))
 }
 
 // Text returns the text content of the first element matching sel, "" if none.
 func (p *Page) Text(sel string) string {
 	p.t.Helper()
-	return p.evalString(fmt.Sprintf(`(() => { const e = document.querySelector(%s); return e ? e.textContent : ""; })()`, jsString(sel)))
+	return p.evalString(fmt.Sprintf(`(() => { const e = document.querySelector(%s); return e ? e.textContent : ""; })()`, JSString(sel)))
 }
 
 func (p *Page) evalString(expr string) string {
@@ -369,49 +383,23 @@ func Eval[T any](p *Page, expr string, opts ...chromedp.EvaluateOption) T {
 	return v
 }
 
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string {
+// JSString quotes s as a JavaScript string literal.
+func JSString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
 
-// setSelect sets a <select>'s value and fires its change event.
-func setSelect(sel, value string) chromedp.Action[chromedp.Void] {
+// SetSelect sets a <select>'s value and fires its change event.
+func SetSelect(sel, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
 		const s = document.querySelector(%s);
 		if (!s) throw new Error("no select " + %s);
 		s.value = %s;
 		s.dispatchEvent(new Event("change", {bubbles: true}));
-	})()`, jsString(sel), jsString(sel), jsString(value)))
+	})()`, JSString(sel), JSString(sel), JSString(value)))
 }
 
-// startServer starts the lead's test server (in-memory store, bots with no
-// delay, closed when t ends) and returns its base URL.
-func startServer(t testing.TB) string {
-	t.Helper()
-	return servertest.Start(t, servertest.Options{}).URL
-}
-
-// evalVoid runs JavaScript for its effects.
-func evalVoid(js string) chromedp.Action[chromedp.Void] {
+// EvalVoid runs JavaScript for its effects.
+func EvalVoid(js string) chromedp.Action[chromedp.Void] {
 	return chromedp.Evaluate[chromedp.Void](js)
-}
-
-// createMatch creates a match over HTTP with the given create body and
-// returns its ID.
-func createMatch(t *testing.T, base, game string, body map[string]any) string {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	resp, err := http.Post(base+"/games/"+game+"/create", "application/json", bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		MatchID string `json:"matchID"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 || out.MatchID == "" {
-		t.Fatalf("create %s: status %d, %v", game, resp.StatusCode, err)
-	}
-	return out.MatchID
 }

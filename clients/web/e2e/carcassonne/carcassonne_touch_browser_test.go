@@ -1,4 +1,4 @@
-package web_test
+package carcassonne_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -21,8 +22,8 @@ const ccScale = `(() => {
 
 // pinch dispatches a two-finger touch gesture on p: both fingers down at
 // from px either side of (cx, cy), moved in steps to to px apart, lifted.
-func pinch(p *Page, cx, cy, from, to float64) {
-	p.t.Helper()
+func pinch(p *browsertest.Page, cx, cy, from, to float64) {
+	p.T().Helper()
 	fingers := func(d float64) []*input.TouchPoint {
 		a, b := 1.0, 2.0
 		return []*input.TouchPoint{{X: cx - d/2, Y: cy, ID: &a}, {X: cx + d/2, Y: cy, ID: &b}}
@@ -46,18 +47,18 @@ func pinch(p *Page, cx, cy, from, to float64) {
 // fingers together on the board zooms out (the camera's scale shrinks),
 // spreading them zooms in, and neither selects a position or throws.
 func TestCarcassonnePinchZoom(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
-	sizePage(ann, 390, 844, true)
+	browsertest.SizePage(ann, 390, 844, true)
 	ann.Do("touch", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
 		return err
 	}))
-	id := createMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "normal"}})
-	ccSit(ann, base, id, "en", "Ann")
-	ccMyTurn(ann, "my turn")
-	mid := Eval[[]float64](ann, `(() => {
+	id := browsertest.CreateMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "normal"}})
+	browsertest.CarcassonneSit(ann, base, id, "en", "Ann")
+	browsertest.CarcassonneMyTurn(ann, "my turn")
+	mid := browsertest.Eval[[]float64](ann, `(() => {
 		const svg = document.querySelector("svg[data-board=carcassonne]");
 		svg.scrollIntoView({block: "center"});
 		const r = svg.getBoundingClientRect();
@@ -69,16 +70,16 @@ func TestCarcassonnePinchZoom(t *testing.T) {
 	}
 	// Out first, then in: the camera's limits (22 to 160 px a tile) leave
 	// room for both from wherever the board was fitted.
-	s0 := Eval[float64](ann, ccScale)
+	s0 := browsertest.Eval[float64](ann, ccScale)
 	pinch(ann, cx, cy, 200, 70)
 	ann.WaitJS("zoomed out by the pinch", fmt.Sprintf(`%s < %v / 1.5`, ccScale, s0))
-	s1 := Eval[float64](ann, ccScale)
+	s1 := browsertest.Eval[float64](ann, ccScale)
 	pinch(ann, cx, cy, 60, 200)
 	ann.WaitJS("zoomed in by the spread", fmt.Sprintf(`%s > %v * 1.5`, ccScale, s1))
-	if Eval[bool](ann, `!!document.querySelector("[data-sel]")`) {
+	if browsertest.Eval[bool](ann, `!!document.querySelector("[data-sel]")`) {
 		ann.Fail("a pinch selected a position")
 	}
-	t.Logf("scale %.3f → %.3f → %.3f", s0, s1, Eval[float64](ann, ccScale))
+	t.Logf("scale %.3f → %.3f → %.3f", s0, s1, browsertest.Eval[float64](ann, ccScale))
 	ann.NoJSErrors()
 }
 
@@ -88,10 +89,10 @@ func TestCarcassonnePinchZoom(t *testing.T) {
 // as a rank), whole and inside the table's box, at 1280x800 and at
 // 390x844, in English and Chinese.
 func TestCarcassonneFinalSeatNumbers(t *testing.T) {
-	f := newFakeChat(t)
-	base := startLLMServer(t, f)
-	b := StartBrowser(t)
-	id := createMatch(t, base, "carcassonne", map[string]any{"numPlayers": 5,
+	f := browsertest.NewFakeChat(t)
+	base := browsertest.StartLLMServer(t, f)
+	b := browsertest.Start(t)
+	id := browsertest.CreateMatch(t, base, "carcassonne", map[string]any{"numPlayers": 5,
 		"bots": map[string]string{"0": "normal", "1": "easy", "2": "llm-test", "3": "normal", "4": "easy"}})
 	for _, sz := range []struct {
 		name   string
@@ -100,12 +101,12 @@ func TestCarcassonneFinalSeatNumbers(t *testing.T) {
 		lang   string
 	}{{"desk", 1280, 800, false, "en"}, {"desk-zh", 1280, 800, false, "zh"}, {"phone", 390, 844, true, "zh"}, {"phone-en", 390, 844, true, "en"}} {
 		p := b.NewPage(sz.name)
-		sizePage(p, sz.w, sz.h, sz.mobile)
+		browsertest.SizePage(p, sz.w, sz.h, sz.mobile)
 		p.Open(fmt.Sprintf("%s/m/carcassonne/%s?lang=%s", base, id, sz.lang))
-		p.WaitJSFor("the end", `!!window.__chaguan && !!window.__chaguan.state.ctx.gameover && `+ccG+`.phase === "over"`, 180*time.Second)
+		p.WaitJSFor("the end", `!!window.__chaguan && !!window.__chaguan.state.ctx.gameover && `+browsertest.CarcassonneG+`.phase === "over"`, 180*time.Second)
 		p.WaitJS("the final scoring", `!!document.querySelector(".cc-final:not([hidden]) th[data-final-seat]")`)
-		p.Do("show the table", evalVoid(`document.querySelector(".cc-final").scrollIntoView({block: "center"})`))
-		cols := Eval[[]string](p, `(() => {
+		p.Do("show the table", browsertest.EvalVoid(`document.querySelector(".cc-final").scrollIntoView({block: "center"})`))
+		cols := browsertest.Eval[[]string](p, `(() => {
 			const wrap = document.querySelector(".cc-final .cc-table-wrap").getBoundingClientRect();
 			return [...document.querySelectorAll(".cc-final th[data-final-seat]")].map((th) => {
 				const no = th.querySelector(".cc-seatno");
@@ -133,7 +134,7 @@ func TestCarcassonneFinalSeatNumbers(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %v", sz.name, cols)
-		lookShot(p, "cc-final-"+sz.name)
+		browsertest.LookShot(p, "cc-final-"+sz.name)
 		p.NoJSErrors()
 	}
 }

@@ -1,4 +1,4 @@
-package web_test
+package carcassonne_test
 
 import (
 	"encoding/json"
@@ -7,32 +7,20 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/chaguan/chaguan/rooms/llm"
-	"github.com/chaguan/chaguan/server"
-	"github.com/chaguan/chaguan/server/servertest"
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
 
 // ownKeyWeb is the key the player types; it must reach the endpoint and
 // come back in no response.
 const ownKeyWeb = "sk-web-own-9d2f7a11"
 
-// startOwnServer starts a test server that lets players bring their own
-// LLM (private addresses allowed: the fake endpoint is on loopback).
-func startOwnServer(t *testing.T) string {
-	t.Helper()
-	own := llm.NewOwn(llm.OwnOptions{Guard: &llm.Guard{AllowPrivate: true}, Timeout: time.Minute})
-	// No limit on connection tests: every page comes from one address.
-	return servertest.Start(t, servertest.Options{Own: own, TryThrottle: server.Throttle{Rate: -1}}).URL
-}
-
 // ownDialogOpen is a JS expression: the own-LLM dialog is on screen.
 const ownDialogOpen = `!!document.querySelector("[data-llm-dialog]")`
 
 // fillOwnForm types a configuration into the dialog's form.
-func fillOwnForm(p *Page, name, base, model, key string) {
-	p.t.Helper()
+func fillOwnForm(p *browsertest.Page, name, base, model, key string) {
+	p.T().Helper()
 	p.Type(`[data-llm-form] input[name="llm-name"]`, name)
 	p.Type(`[data-llm-form] input[name="llm-base"]`, base)
 	p.Type(`[data-llm-form] input[name="llm-model"]`, model)
@@ -46,13 +34,13 @@ func fillOwnForm(p *Page, name, base, model, key string) {
 // the create request: the match's seat 2 is named after it and played
 // by the player's endpoint.
 func TestOwnLLMDialog(t *testing.T) {
-	f := newFakeChat(t)
-	base := startOwnServer(t)
-	b := StartBrowser(t)
+	f := browsertest.NewFakeChat(t)
+	base := browsertest.StartOwnServer(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
-	sizePage(p, 1280, 800, false)
+	browsertest.SizePage(p, 1280, 800, false)
 	p.Open(base + "/?lang=en")
-	p.Do("forget old configurations", evalVoid(`localStorage.removeItem("chaguan:llmConfigs"); localStorage.removeItem("chaguan:llmChosen")`))
+	p.Do("forget old configurations", browsertest.EvalVoid(`localStorage.removeItem("chaguan:llmConfigs"); localStorage.removeItem("chaguan:llmChosen")`))
 	p.Open(base + "/?lang=en")
 	p.Type("#name-input", "Ann")
 	p.Click(`.game-card[data-game="carcassonne"] [data-action="new"]`)
@@ -61,7 +49,7 @@ func TestOwnLLMDialog(t *testing.T) {
 	if got := p.Text(form + ` select[data-seat="1"] option[value="llm-own"]`); got != "Bot: your own LLM" {
 		p.Fail("the own level reads %q", got)
 	}
-	p.Do("seat 2: your own LLM", setSelect(form+` select[data-seat="1"]`, "llm-own"))
+	p.Do("seat 2: your own LLM", browsertest.SetSelect(form+` select[data-seat="1"]`, "llm-own"))
 	p.WaitText(form+` [data-own-llm]`, "needs a configuration")
 
 	// Add: the dialog opens on an empty form.
@@ -69,7 +57,7 @@ func TestOwnLLMDialog(t *testing.T) {
 	p.WaitJS("the dialog", ownDialogOpen)
 	p.WaitJS("the add form", `!!document.querySelector("[data-llm-form]")`)
 	fillOwnForm(p, "My DeepSeek", f.URL+"/v1", "deepseek-chat", ownKeyWeb)
-	lookShot(p, "llmown-form-desk-en")
+	browsertest.LookShot(p, "llmown-form-desk-en")
 	p.Click(`[data-llm-form-test]`)
 	p.WaitText(`[data-llm-form] [data-llm-result]`, "Works")
 	p.Click(`[data-llm-save]`)
@@ -90,13 +78,13 @@ func TestOwnLLMDialog(t *testing.T) {
 	// The first one tested from the list.
 	p.Click(`[data-llm-item]:nth-child(1) [data-llm-test]`)
 	p.WaitText(`[data-llm-item]:nth-child(1) [data-llm-result]`, "Works")
-	lookShot(p, "llmown-list-desk-en")
+	browsertest.LookShot(p, "llmown-list-desk-en")
 	// Delete the second: two clicks.
 	p.Click(`[data-llm-item]:nth-child(2) [data-llm-delete]`)
 	p.WaitText(`[data-llm-item]:nth-child(2) [data-llm-delete]`, "Really delete?")
 	p.Click(`[data-llm-item]:nth-child(2) [data-llm-delete]`)
 	p.WaitJS("one configuration", `document.querySelectorAll("[data-llm-item]").length === 1`)
-	saved := Eval[[]map[string]string](p, `JSON.parse(localStorage.getItem("chaguan:llmConfigs"))`)
+	saved := browsertest.Eval[[]map[string]string](p, `JSON.parse(localStorage.getItem("chaguan:llmConfigs"))`)
 	if len(saved) != 1 || saved[0]["name"] != "My DeepSeek" || saved[0]["key"] != ownKeyWeb || saved[0]["model"] != "deepseek-chat" {
 		p.Fail("localStorage holds %v", saved)
 	}
@@ -105,10 +93,10 @@ func TestOwnLLMDialog(t *testing.T) {
 	p.WaitJS("the chosen configuration in the form", `(() => { const s = document.querySelector('`+form+` [data-own-select]'); return !!s && s.selectedOptions[0].textContent.includes("My DeepSeek"); })()`)
 
 	// Create: the seat is named after the configuration, played by it.
-	before := f.count()
+	before := f.Count()
 	p.Click(form + ` [data-action="create"]`)
 	p.WaitJS("the room", `location.pathname.startsWith("/m/carcassonne/") && !!window.__chaguan && window.__chaguan.you === "0"`)
-	id := Eval[string](p, `location.pathname.split("/")[3]`)
+	id := browsertest.Eval[string](p, `location.pathname.split("/")[3]`)
 	resp, err := http.Get(base + "/games/carcassonne/" + id)
 	if err != nil {
 		t.Fatal(err)
@@ -128,10 +116,10 @@ func TestOwnLLMDialog(t *testing.T) {
 	if strings.Contains(string(body), ownKeyWeb) {
 		t.Fatal("the key came back in the match")
 	}
-	ccMyTurn(p, "my first turn")
-	ccPlayTurn(t, p, 0, false)
-	ccMyTurn(p, "my turn after the own LLM's")
-	if f.count() <= before {
+	browsertest.CarcassonneMyTurn(p, "my first turn")
+	browsertest.CarcassonnePlayTurn(t, p, 0, false)
+	browsertest.CarcassonneMyTurn(p, "my turn after the own LLM's")
+	if f.Count() <= before {
 		p.Fail("the own endpoint got no request for the match")
 	}
 	p.NoJSErrors()
@@ -141,50 +129,50 @@ func TestOwnLLMDialog(t *testing.T) {
 // phone's size, its form and its list, for a person to look at
 // ($CHAGUAN_SHOTS); it also checks nothing overflows the phone's width.
 func TestOwnLLMDialogLooks(t *testing.T) {
-	f := newFakeChat(t)
-	base := startOwnServer(t)
-	b := StartBrowser(t)
+	f := browsertest.NewFakeChat(t)
+	base := browsertest.StartOwnServer(t)
+	b := browsertest.Start(t)
 	for _, v := range []struct {
 		name, lang string
 		w, h       int64
 	}{{"desk-en", "en", 1280, 800}, {"desk-zh", "zh", 1280, 800}, {"phone-en", "en", 390, 844}, {"phone-zh", "zh", 390, 844}} {
 		p := b.NewPage("looks-" + v.name)
-		sizePage(p, v.w, v.h, v.w < 500)
+		browsertest.SizePage(p, v.w, v.h, v.w < 500)
 		p.Open(base + "/?lang=" + v.lang)
-		p.Do("two saved configurations", evalVoid(`localStorage.setItem("chaguan:llmConfigs", JSON.stringify([
-			{id: "a", name: "DeepSeek", baseURL: `+jsString(f.URL+"/v1")+`, model: "deepseek-chat", key: "sk-abcdefgh"},
+		p.Do("two saved configurations", browsertest.EvalVoid(`localStorage.setItem("chaguan:llmConfigs", JSON.stringify([
+			{id: "a", name: "DeepSeek", baseURL: `+browsertest.JSString(f.URL+"/v1")+`, model: "deepseek-chat", key: "sk-abcdefgh"},
 			{id: "b", name: "Ollama on my desk", baseURL: "http://192.168.1.20:11434/v1", model: "qwen2.5:7b", key: ""}]));
 			localStorage.setItem("chaguan:llmChosen", "a")`))
 		p.Open(base + "/?lang=" + v.lang)
 		p.Type("#name-input", "Ann")
 		p.Click(`.game-card[data-game="carcassonne"] [data-action="new"]`)
 		form := `form[data-create="carcassonne"]`
-		p.Do("seat 2: your own LLM", setSelect(form+` select[data-seat="1"]`, "llm-own"))
+		p.Do("seat 2: your own LLM", browsertest.SetSelect(form+` select[data-seat="1"]`, "llm-own"))
 		p.WaitJS("the own row", `!document.querySelector('`+form+` [data-own-llm]').hidden`)
-		p.Do("centre the row", evalVoid(`document.querySelector('`+form+` [data-own-llm]').scrollIntoView({block: "center"})`))
-		lookShot(p, "llmown-create-"+v.name)
+		p.Do("centre the row", browsertest.EvalVoid(`document.querySelector('`+form+` [data-own-llm]').scrollIntoView({block: "center"})`))
+		browsertest.LookShot(p, "llmown-create-"+v.name)
 		p.Click(form + ` [data-own-manage]`)
 		p.WaitJS("the dialog", ownDialogOpen)
 		p.Click(`[data-llm-item]:nth-child(1) [data-llm-test]`)
 		p.WaitJS("tested", `document.querySelector("[data-llm-item]:nth-child(1) [data-llm-result]").className.includes("ok")`)
 		if v.lang == "zh" {
 			// The chosen move is told in Chinese: no English word but "token".
-			res := Eval[string](p, `document.querySelector("[data-llm-item]:nth-child(1) [data-llm-result]").textContent`)
+			res := browsertest.Eval[string](p, `document.querySelector("[data-llm-item]:nth-child(1) [data-llm-result]").textContent`)
 			if words := regexp.MustCompile(`[A-Za-z]{2,}`).FindAllString(res, -1); len(words) > 0 && !(len(words) == 1 && words[0] == "token") {
 				p.Fail("the zh test result has English words %v: %q", words, res)
 			}
 		}
 		p.WaitJS("the dialog's fade-in done", `document.querySelector(".llm-overlay").getAnimations().every((a) => a.playState !== "running")`)
-		lookShot(p, "llmown-list-"+v.name)
+		browsertest.LookShot(p, "llmown-list-"+v.name)
 		if v.w < 500 {
-			if got := Eval[bool](p, `(() => { const d = document.querySelector("[data-llm-dialog]"), r = d.getBoundingClientRect();
+			if got := browsertest.Eval[bool](p, `(() => { const d = document.querySelector("[data-llm-dialog]"), r = d.getBoundingClientRect();
 				return r.left >= 0 && r.right <= innerWidth && d.scrollWidth <= d.clientWidth + 1; })()`); !got {
 				p.Fail("the dialog does not fit a phone's width")
 			}
 		}
 		p.Click(`[data-llm-item]:nth-child(2) [data-llm-edit]`)
 		p.WaitJS("the edit form", `!!document.querySelector("[data-llm-form]")`)
-		lookShot(p, "llmown-form-"+v.name)
+		browsertest.LookShot(p, "llmown-form-"+v.name)
 		p.Click(`[data-llm-cancel]`)
 		p.Click(`[data-llm-done]`)
 		p.WaitJS("closed", `!`+ownDialogOpen)

@@ -1,9 +1,11 @@
-package web_test
+package gongzhu_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
 
 // gzFitJS lists what sticks out: an element of the table, scoreboard or
@@ -38,29 +40,30 @@ const gzFitJS = `(() => {
 // in Chinese and English, the felt, the scoreboard and the round result
 // stay inside their cards and the screen.
 func TestGongzhuLongNamesFit(t *testing.T) {
-	srv := startGongzhuServer(t, 0)
-	b := StartBrowser(t)
+	t.Parallel() // each has its own server and pages; they wait mostly on the page's animations
+	srv := browsertest.StartGongzhuServer(t, 0)
+	b := browsertest.Start(t)
 	for _, v := range []struct{ lang, name string }{
 		{"zh", strings.Repeat("张三李四", 10)},
 		{"en", "Bartholomew_the_Magnificent_of_Teahouse"},
 	} {
-		id := createGongzhu(t, srv.URL, 4)
+		id := browsertest.CreateGongzhu(t, srv.URL, 4)
 		p := b.NewPage("fit-" + v.lang)
-		sitGongzhu(p, srv.URL, id, v.name, v.lang)
+		browsertest.SitGongzhu(p, srv.URL, id, v.name, v.lang)
 		for i := 0; i < 13; i++ {
-			code := playLegalCard(p)
+			code := browsertest.PlayLegalCard(p)
 			p.WaitJS(fmt.Sprintf("card %d (%s) played", i+1, code),
-				fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, gzG, gzG, code))
+				fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, code))
 		}
-		p.WaitJS("round 1 over", gzG+`.round === 2 && !!document.querySelector("[data-result=gongzhu]")`)
+		p.WaitJS("round 1 over", browsertest.GongzhuG+`.round === 2 && !!document.querySelector("[data-result=gongzhu]")`)
 		for _, w := range []struct {
 			w, h   int64
 			mobile bool
 		}{{390, 844, true}, {1280, 800, false}} {
-			sizePage(p, w.w, w.h, w.mobile)
+			browsertest.SizePage(p, w.w, w.h, w.mobile)
 			p.WaitJS("laid out at the new width", fmt.Sprintf(`innerWidth === %d`, w.w))
-			lookShot(p, fmt.Sprintf("gongzhu-fit-%s-%d", v.lang, w.w))
-			if bad := Eval[string](p, gzFitJS); bad != "" {
+			browsertest.LookShot(p, fmt.Sprintf("gongzhu-fit-%s-%d", v.lang, w.w))
+			if bad := browsertest.Eval[string](p, gzFitJS); bad != "" {
 				p.Fail("%s at %d px: %s", v.lang, w.w, bad)
 			}
 		}

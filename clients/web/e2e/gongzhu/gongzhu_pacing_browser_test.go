@@ -1,14 +1,11 @@
-package web_test
+package gongzhu_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/chaguan/chaguan/games"
-	"github.com/chaguan/chaguan/games/threemonks"
-	"github.com/chaguan/chaguan/server/servertest"
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
 
 // The page plays the states in order at its own pace (the room's pacer),
@@ -17,34 +14,17 @@ import (
 // every 25 ms and records any moment when the page asks for something the
 // felt or the log has not shown yet.
 
-// installWatch starts sampling expr (a JS function body returning a
-// violation string or "") into window.__viol.
-func installWatch(p *Page, body string) {
-	p.t.Helper()
-	p.Do("install the watcher", evalVoid(`(() => {
-		window.__viol = [];
-		const check = () => { try { `+body+` } catch (e) { return ""; } };
-		setInterval(() => { const v = check(); if (v && window.__viol.length < 20) window.__viol.push(v); }, 25);
-	})()`))
-}
-
-func checkWatch(p *Page) {
-	p.t.Helper()
-	if v := Eval[[]string](p, `window.__viol`); len(v) > 0 {
-		p.Fail("the page showed and asked different states:\n%s", strings.Join(v, "\n"))
-	}
-}
-
 // TestGongzhuPacing: your cards are playable only when the felt shows the
 // trick the state asks about; a finished trick on show is not followed by
 // "Your turn"; the next deal waits for the round's banner to go.
 func TestGongzhuPacing(t *testing.T) {
-	srv := startGongzhuServer(t, 0)
-	id := createGongzhu(t, srv.URL, 4)
-	b := StartBrowser(t)
+	t.Parallel() // each has its own server and pages; they wait mostly on the page's animations
+	srv := browsertest.StartGongzhuServer(t, 0)
+	id := browsertest.CreateGongzhu(t, srv.URL, 4)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
-	sitGongzhu(p, srv.URL, id, "Ann", "en")
-	installWatch(p, `
+	browsertest.SitGongzhu(p, srv.URL, id, "Ann", "en")
+	browsertest.InstallWatch(p, `
 		const s = window.__chaguan && window.__chaguan.state;
 		if (!s || !s.G) return "";
 		const g = s.G;
@@ -63,65 +43,10 @@ func TestGongzhuPacing(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		playCardPaced(p, i+1)
 	}
-	if Eval[int](p, gzG+`.round`) < 2 {
+	if browsertest.Eval[int](p, browsertest.GongzhuG+`.round`) < 2 {
 		p.Fail("round 2 never came")
 	}
-	checkWatch(p)
-	p.NoJSErrors()
-}
-
-// TestThreeMonksPacing: the page never asks (cards, decision buttons)
-// while the log is still telling the round, the question belongs to the
-// state whose events the log ends with, the end card comes with the
-// table's own winner banner, not before, and every number on the table
-// belongs to the moment the log has told (tmCountersWatch).
-func TestThreeMonksPacing(t *testing.T) {
-	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
-	id := createThreeMonks(t, srv.URL)
-	b := StartBrowser(t)
-	p := b.NewPage("ann")
-	sitIn(p, srv.URL, "threemonks", id, "en")
-	installWatch(p, `
-		const s = window.__chaguan && window.__chaguan.state;
-		if (!s || !s.G || !s.G.monks) return "";
-		const g = s.G;
-		const asking = !!document.querySelector("[data-ask]:not([disabled])") || !!document.querySelector("[data-card]:not([disabled])");
-		const status = document.querySelector("[data-status=threemonks]").textContent;
-		const lis = document.querySelectorAll("[data-log=threemonks] li");
-		const evs = g.events.length ? g.events : g.lastEvents;
-		const last = evs.length ? evs[evs.length - 1].kind : "";
-		if (asking && /played out/.test(status)) return "asks while the round is played out: " + status;
-		if (asking && last && lis.length && lis[lis.length - 1].dataset.ev !== last) return "asks while the log ends with " + lis[lis.length - 1].dataset.ev + ", the state with " + last;
-		if (document.querySelector(".gameover") && !document.querySelector("[data-banner=threemonks]:not([hidden])")) return "the end card before the table's banner";
-		return "";`)
-	p.Do("record the states on show", evalVoid(tmHistoryHook))
-	installWatch(p, tmCountersWatch)
-	prefer := []string{"drink", "fetch", "chant", "exchange", "rest"}
-	for step := 0; step < 400; step++ {
-		p.WaitJSFor("my move or the end", tmNext+` !== ""`, 90*time.Second)
-		next := Eval[string](p, tmNext)
-		if next == "over" {
-			p.WaitJSFor("the end card", `!!document.querySelector(".gameover")`, 90*time.Second)
-			break
-		}
-		if next == "choose" {
-			locked := Eval[string](p, `(`+tmG+`.lastCards[0] || "")`)
-			round := Eval[int](p, tmG+`.round`)
-			for _, c := range prefer {
-				if c != locked {
-					p.Click(fmt.Sprintf(`[data-card=%q]`, c))
-					p.WaitJS("choice "+c, fmt.Sprintf(`(%s.players["0"].choice === %q || %s.round > %d || !!window.__chaguan.state.ctx.gameover)`, tmG, c, tmG, round))
-					break
-				}
-			}
-			continue
-		}
-		stateID := Eval[int](p, `window.__chaguan.state.stateID`)
-		p.Click(`[data-ask]`)
-		p.WaitJS("decision "+next, fmt.Sprintf(`window.__chaguan.state.stateID > %d`, stateID))
-	}
-	checkWatch(p)
-	checkTMCountersSampled(p)
+	browsertest.CheckWatch(p)
 	p.NoJSErrors()
 }
 
@@ -130,14 +55,14 @@ func TestThreeMonksPacing(t *testing.T) {
 // before is still being collected on a slow machine, so the card is not
 // clickable yet, or has moved): the page then still asks for a card, and
 // the click is made again, up to three times.
-func playCardPaced(p *Page, n int) {
-	p.t.Helper()
+func playCardPaced(p *browsertest.Page, n int) {
+	p.T().Helper()
 	for try := 1; ; try++ {
-		code := playLegalCard(p)
-		played := fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, gzG, gzG, code)
+		code := browsertest.PlayLegalCard(p)
+		played := fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, code)
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
-			if Eval[bool](p, played) {
+			if browsertest.Eval[bool](p, played) {
 				return
 			}
 			time.Sleep(100 * time.Millisecond)

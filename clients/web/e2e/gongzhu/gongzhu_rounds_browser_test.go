@@ -1,4 +1,4 @@
-package web_test
+package gongzhu_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chaguan/chaguan/games/gongzhu"
 )
 
@@ -19,22 +20,23 @@ import (
 // more. With GONGZHU_SHOTS=dir it also takes desktop and phone screenshots
 // of the 榜 in English and Chinese.
 func TestGongzhuRoundHistory(t *testing.T) {
-	srv := startGongzhuServer(t, 0)
-	id := createGongzhu(t, srv.URL, 4)
-	b := StartBrowser(t)
+	t.Parallel() // each has its own server and pages; they wait mostly on the page's animations
+	srv := browsertest.StartGongzhuServer(t, 0)
+	id := browsertest.CreateGongzhu(t, srv.URL, 4)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
-	sitGongzhu(ann, srv.URL, id, "Ann", "en")
-	for i := 0; i < 30 && !Eval[bool](ann, gzG+`.round >= 3`); i++ {
+	browsertest.SitGongzhu(ann, srv.URL, id, "Ann", "en")
+	for i := 0; i < 30 && !browsertest.Eval[bool](ann, browsertest.GongzhuG+`.round >= 3`); i++ {
 		playUntilTaken(ann, i+1)
 	}
-	ann.WaitJS("round 3 dealt", gzG+`.round === 3 && `+gzG+`.history.length === 2`)
+	ann.WaitJS("round 3 dealt", browsertest.GongzhuG+`.round === 3 && `+browsertest.GongzhuG+`.history.length === 2`)
 
 	s := gzStoredState(t, srv, id)
 	if len(s.History) != 2 || s.History[0].Round != 1 || s.History[1].Round != 2 {
 		t.Fatalf("server history %+v, want rounds 1 and 2", s.History)
 	}
 	checkRoundsTable(ann, s, "Round by round")
-	if Eval[bool](ann, `Object.keys(sessionStorage).some((k) => k.includes("gongzhu"))`) {
+	if browsertest.Eval[bool](ann, `Object.keys(sessionStorage).some((k) => k.includes("gongzhu"))`) {
 		ann.Fail("the page still keeps Gong Zhu rounds in sessionStorage")
 	}
 
@@ -45,7 +47,7 @@ func TestGongzhuRoundHistory(t *testing.T) {
 
 	if dir := os.Getenv("GONGZHU_SHOTS"); dir != "" {
 		for _, p := range []struct {
-			page *Page
+			page *browsertest.Page
 			name string
 		}{{ann, "en_player"}, {sam, "zh_spectator"}} {
 			gzShotAt(p.page, filepath.Join(dir, "gz_rounds_"+p.name+"_desk.png"), 1280, 800, "[data-rounds=gongzhu]")
@@ -58,8 +60,8 @@ func TestGongzhuRoundHistory(t *testing.T) {
 
 // checkRoundsTable waits for the round-by-round 榜 on p to show s's two
 // rounds under title, then checks every figure and mark against s.
-func checkRoundsTable(p *Page, s gongzhu.State, title string) {
-	p.t.Helper()
+func checkRoundsTable(p *browsertest.Page, s gongzhu.State, title string) {
+	p.T().Helper()
 	p.WaitJS("both rounds in the 榜", `document.querySelectorAll("[data-rounds=gongzhu] tbody tr[data-round-row]").length === 2 && !!document.querySelector('[data-round-row="1"]') && !!document.querySelector('[data-round-row="2"]')`)
 	p.WaitText("[data-rounds=gongzhu] h3", title)
 	if text := p.Text("[data-rounds=gongzhu]"); strings.Contains(text, "null") || strings.Contains(text, "undefined") {
@@ -79,7 +81,7 @@ func checkRoundsTable(p *Page, s gongzhu.State, title string) {
 			}
 		}
 		for mark, seat := range map[string]int{"pig": e.Pig, "sheep": e.Sheep, "transformer": e.Transformer, "allHearts": e.AllHearts} {
-			got := Eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll('%s [data-mark="%s"]')].map((m) => m.closest("td").dataset.roundSeat)`, row, mark))
+			got := browsertest.Eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll('%s [data-mark="%s"]')].map((m) => m.closest("td").dataset.roundSeat)`, row, mark))
 			want := []string{}
 			if seat >= 0 {
 				want = []string{fmt.Sprint(seat)}
@@ -102,13 +104,13 @@ func checkRoundsTable(p *Page, s gongzhu.State, title string) {
 	}
 }
 
-// playUntilTaken plays a legal card (playLegalCard makes sure the page
+// playUntilTaken plays a legal card (browsertest.PlayLegalCard makes sure the page
 // took the click) and waits for the server to have it: out of the hand,
 // or its round over.
-func playUntilTaken(p *Page, n int) {
-	p.t.Helper()
-	round := Eval[int](p, gzG+`.round`)
-	code := playLegalCard(p)
+func playUntilTaken(p *browsertest.Page, n int) {
+	p.T().Helper()
+	round := browsertest.Eval[int](p, browsertest.GongzhuG+`.round`)
+	code := browsertest.PlayLegalCard(p)
 	p.WaitJS(fmt.Sprintf("card %d (%s) played", n, code),
-		fmt.Sprintf(`%s.round !== %d || !%s.players["0"].hand.includes(%q)`, gzG, round, gzG, code))
+		fmt.Sprintf(`%s.round !== %d || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, round, browsertest.GongzhuG, code))
 }

@@ -1,9 +1,11 @@
-package web_test
+package site_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
 
 // TestClockTimeoutAndReplay: a Gomoku match against a bot with a 15 s
@@ -12,17 +14,18 @@ import (
 // so; her bot then finishes the match, and the end card's replay steps
 // through it, the timeout move included.
 func TestClockTimeoutAndReplay(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	t.Parallel() // its own server and pages
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
-	id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"},
+	id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"},
 		"clock": map[string]any{"bank": 15, "perMove": 2}})
-	takeSeat0(ann, base, "gomoku", id, "Ann")
+	browsertest.TakeSeat0(ann, base, "gomoku", id, "Ann")
 	ann.WaitJS("Ann's clock runs", `(() => { const c = document.querySelector('.seat[data-seat="0"] .seat-clock');
 		return !!c && !c.hidden && c.classList.contains("running") && /^0:1[0-5]$/.test(c.textContent); })()`)
 	ann.WaitJS("the bot's clock stands", `(() => { const c = document.querySelector('.seat[data-seat="1"] .seat-clock');
 		return !!c && !c.classList.contains("running") && c.textContent === "0:15"; })()`)
-	place(ann, 0, 7, 7)
+	browsertest.PlaceStone(ann, 0, 7, 7)
 
 	// Her clock (her bank less the time so far, plus 2 s) runs down: red
 	// under 10 s, then the bot plays her turn.
@@ -30,7 +33,7 @@ func TestClockTimeoutAndReplay(t *testing.T) {
 		return !!c && c.classList.contains("low") && Number(c.dataset.ms) < 10000; })()`, 20*time.Second)
 	ann.WaitJSFor("the bot played Ann's turn", `window.__chaguan.state.log.some((e) => e.playerID === "0" && e.text === "timeout")`, 20*time.Second)
 	ann.WaitText(".toasts", "ran out of time")
-	timeoutAt := Eval[int](ann, `window.__chaguan.state.log.findIndex((e) => e.text === "timeout") + 1`)
+	timeoutAt := browsertest.Eval[int](ann, `window.__chaguan.state.log.findIndex((e) => e.text === "timeout") + 1`)
 
 	// Her bot finishes the match; the replay shows the timeout move.
 	ann.Click(`[data-action="autoplay"]`)

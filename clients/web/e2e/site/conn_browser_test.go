@@ -1,52 +1,30 @@
-package web_test
+package site_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"reflect"
 	"testing"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chromedp/chromedp"
 )
-
-// postJSON posts body to base+path and decodes the JSON answer into out.
-func postJSON(t *testing.T, base, path string, body, out any) {
-	t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := http.Post(base+path, "application/json", bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("POST %s: %v", path, err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("POST %s: %s", path, res.Status)
-	}
-	if err := json.NewDecoder(res.Body).Decode(out); err != nil {
-		t.Fatalf("POST %s: %v", path, err)
-	}
-}
 
 // TestConnMovePromises drives conn.js directly: a move resolves with the
 // state whose ack is its id, a refused move rejects with the error whose ref
 // is its id (and changes nothing), and a spectator's move is refused.
 func TestConnMovePromises(t *testing.T) {
-	base := startServer(t)
+	base := browsertest.StartServer(t)
 	var created struct{ MatchID string }
-	postJSON(t, base, "/games/gomoku/create", map[string]any{"numPlayers": 2}, &created)
+	browsertest.PostJSON(t, base, "/games/gomoku/create", map[string]any{"numPlayers": 2}, &created)
 	type joined struct{ PlayerID, PlayerCredentials string }
 	var a, bob joined
-	postJSON(t, base, "/games/gomoku/"+created.MatchID+"/join", map[string]any{"playerName": "Ann", "playerID": "0"}, &a)
-	postJSON(t, base, "/games/gomoku/"+created.MatchID+"/join", map[string]any{"playerName": "Bob", "playerID": "1"}, &bob)
+	browsertest.PostJSON(t, base, "/games/gomoku/"+created.MatchID+"/join", map[string]any{"playerName": "Ann", "playerID": "0"}, &a)
+	browsertest.PostJSON(t, base, "/games/gomoku/"+created.MatchID+"/join", map[string]any{"playerName": "Bob", "playerID": "1"}, &bob)
 
-	b := StartBrowser(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
 	p.Open(base + "/?lang=en")
-	got := Eval[map[string]any](p, fmt.Sprintf(`(async () => {
+	got := browsertest.Eval[map[string]any](p, fmt.Sprintf(`(async () => {
 		const { Conn } = await import("/assets/js/conn.js");
 		const open = (seat) => new Promise((resolve) => {
 			const c = new Conn({ game: "gomoku", matchID: %q, seat,

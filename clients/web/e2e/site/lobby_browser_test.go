@@ -1,4 +1,4 @@
-package web_test
+package site_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -16,11 +17,11 @@ import (
 // with every kind of setup option and checks the request body it builds:
 // options typed as the catalog says, bots only for the seats that chose one.
 func TestCreateFormOptions(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
 	p.Open(base + "/?lang=en")
-	p.Do("render the form", evalVoid(`(async () => {
+	p.Do("render the form", browsertest.EvalVoid(`(async () => {
 		const { createForm } = await import("/assets/js/create.js");
 		const entry = {
 			name: "fake", title: {en: "Fake", zh: "假"}, minPlayers: 2, maxPlayers: 4, bots: ["easy", "hard"],
@@ -37,9 +38,9 @@ func TestCreateFormOptions(t *testing.T) {
 	})()`))
 	p.WaitText("#fake-form", "Board size")
 	p.WaitText("#fake-form", "Komi")
-	p.Do("three players", setSelect(`#fake-form select[name="numPlayers"]`, "3"))
-	p.Do("a hard bot in seat 3", setSelect(`#fake-form select[data-seat="2"]`, "hard"))
-	p.Do("size 13", setSelect(`#fake-form select[name="opt-size"]`, "13"))
+	p.Do("three players", browsertest.SetSelect(`#fake-form select[name="numPlayers"]`, "3"))
+	p.Do("a hard bot in seat 3", browsertest.SetSelect(`#fake-form select[data-seat="2"]`, "hard"))
+	p.Do("size 13", browsertest.SetSelect(`#fake-form select[name="opt-size"]`, "13"))
 	p.Type(`#fake-form input[name="opt-komi"]`, "6.5")
 	p.Type(`#fake-form input[name="opt-rounds"]`, "5")
 	p.Click(`#fake-form input[name="opt-open"]`)
@@ -47,7 +48,7 @@ func TestCreateFormOptions(t *testing.T) {
 	p.Click(`#fake-form [data-action="create"]`)
 	p.WaitJS("the create body", `!!window.__body`)
 
-	got := Eval[string](p, `JSON.stringify(window.__body)`)
+	got := browsertest.Eval[string](p, `JSON.stringify(window.__body)`)
 	var body map[string]any
 	if err := json.Unmarshal([]byte(got), &body); err != nil {
 		p.Fail("body %s: %v", got, err)
@@ -67,11 +68,11 @@ func TestCreateFormOptions(t *testing.T) {
 // the English fallback, plugin strings merged without overriding the host's,
 // and the language switch with its listeners.
 func TestI18n(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
 	p.Open(base + "/?lang=en")
-	got := Eval[map[string]string](p, `(async () => {
+	got := browsertest.Eval[map[string]string](p, `(async () => {
 		const i = await import("/assets/js/i18n.js");
 		const out = {};
 		i.merge({ en: { "x.hello": "Hello {name}", "room.copy": "HIJACK", "x.only": "only English" }, zh: { "x.hello": "你好，{name}" } });
@@ -106,8 +107,8 @@ func TestI18n(t *testing.T) {
 // TestFollowsBrowserLanguage: with nothing remembered, a browser whose
 // languages start with Chinese gets Chinese, and an English one English.
 func TestFollowsBrowserLanguage(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	for _, tc := range []struct{ accept, title string }{
 		{"zh-CN,zh;q=0.9,en;q=0.8", "茶馆"},
 		{"en-GB,en;q=0.9", "Chaguan"},
@@ -115,7 +116,7 @@ func TestFollowsBrowserLanguage(t *testing.T) {
 	} {
 		t.Run(tc.accept, func(t *testing.T) {
 			p := b.NewPage("visitor")
-			p.t = t // fail the subtest, from its own goroutine
+			p.SetT(t)
 			p.Do("emulate "+tc.accept, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 				_, err := chromedp.Call(ctx, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{
 					UserAgent: "Mozilla/5.0 Chaguan test", AcceptLanguage: tc.accept,
@@ -155,28 +156,28 @@ const createFormOverflowJS = `(() => {
 // the screen, even with long option texts: a saved own-LLM configuration
 // with a long name and model shown in Carcassonne's form.
 func TestLobbyCreateFormFits(t *testing.T) {
-	base := startOwnServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartOwnServer(t)
+	b := browsertest.Start(t)
 	for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
 		for _, lang := range []string{"zh", "en"} {
 			p := b.NewPage(fmt.Sprintf("%dpx-%s", size[0], lang))
-			sizePage(p, size[0], size[1], size[0] < 600)
+			browsertest.SizePage(p, size[0], size[1], size[0] < 600)
 			p.Open(base + "/?lang=" + lang)
-			p.Do("a saved configuration with long texts", evalVoid(`localStorage.setItem("chaguan:llmConfigs", JSON.stringify([{
+			p.Do("a saved configuration with long texts", browsertest.EvalVoid(`localStorage.setItem("chaguan:llmConfigs", JSON.stringify([{
 				id: "c1", name: "My OpenRouter account for the weekends", baseURL: "https://openrouter.ai/api/v1",
 				model: "meta-llama/llama-3.3-70b-instruct:free", key: "k"}]))`))
 			p.Open(base + "/?lang=" + lang)
 			p.WaitJS("the games", `document.querySelectorAll(".game-card [data-action=new]").length > 0`)
-			names := Eval[[]string](p, `[...document.querySelectorAll(".game-card")].map((c) => c.dataset.game)`)
+			names := browsertest.Eval[[]string](p, `[...document.querySelectorAll(".game-card")].map((c) => c.dataset.game)`)
 			for _, g := range names {
 				form := fmt.Sprintf(`form[data-create=%q]`, g)
 				p.Click(fmt.Sprintf(`.game-card[data-game=%q] [data-action="new"]`, g))
 				p.WaitJS("the form of "+g, `!!document.querySelector('`+form+`')`)
 				if g == "carcassonne" {
-					p.Do("seat 2: your own LLM", setSelect(form+` select[data-seat="1"]`, "llm-own"))
+					p.Do("seat 2: your own LLM", browsertest.SetSelect(form+` select[data-seat="1"]`, "llm-own"))
 					p.WaitJS("the configuration's row", `!!document.querySelector('`+form+` [data-own-select]')`)
 				}
-				if bad := Eval[[]string](p, createFormOverflowJS); len(bad) > 0 {
+				if bad := browsertest.Eval[[]string](p, createFormOverflowJS); len(bad) > 0 {
 					p.Fail("%s's create form overflows:\n%s", g, strings.Join(bad, "\n"))
 				}
 			}

@@ -1,7 +1,6 @@
-package web_test
+package site_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,15 +8,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/chromedp"
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
 
 // TestNotFoundAndBackToLobby: a mistyped path shows the app's own not-found
 // page with a way to the lobby, API paths keep their JSON errors, and a
 // match page has a "back to the lobby" control.
 func TestNotFoundAndBackToLobby(t *testing.T) {
-	base := startServer(t)
+	base := browsertest.StartServer(t)
 	resp, err := http.Get(base + "/games/gomoku/nosuchmatch")
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +27,7 @@ func TestNotFoundAndBackToLobby(t *testing.T) {
 		t.Fatalf("API 404: status %d body %v, want a JSON error", resp.StatusCode, body)
 	}
 
-	b := StartBrowser(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
 	for _, tc := range []struct{ lang, title, back string }{{"en", "Page not found", "Back to the lobby"}, {"zh", "页面不存在", "返回大厅"}} {
 		p.Open(base + "/no/such/page?lang=" + tc.lang)
@@ -42,7 +40,7 @@ func TestNotFoundAndBackToLobby(t *testing.T) {
 	p.Click(`#view a.btn`)
 	p.WaitJS("the lobby", `location.pathname === "/" && !!document.querySelector(".game-card")`)
 
-	id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2})
+	id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2})
 	p.Open(fmt.Sprintf("%s/m/gomoku/%s?lang=en", base, id))
 	p.WaitText(`[data-action="back-lobby"]`, "Back to the lobby")
 	p.Click(`[data-action="back-lobby"]`)
@@ -55,33 +53,33 @@ func TestNotFoundAndBackToLobby(t *testing.T) {
 // the bots are then told apart by seat number in the room; and "open
 // matches" lists only matches with a free seat.
 func TestCreateFormFillsBots(t *testing.T) {
-	base := startServer(t)
-	full := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
+	base := browsertest.StartServer(t)
+	full := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
 	if resp, err := http.Post(base+"/games/gomoku/"+full+"/join", "application/json", strings.NewReader(`{"playerName":"Bo","playerID":"0"}`)); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("join the full match: %v %v", resp, err)
 	}
-	open := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2})
+	open := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2})
 
-	b := StartBrowser(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
 	p.Open(base + "/?lang=en")
 	p.WaitJS("the open gomoku match", fmt.Sprintf(`!!document.querySelector('.game-card[data-game="gomoku"] [data-match=%q]')`, open))
-	if n := Eval[int](p, fmt.Sprintf(`document.querySelectorAll('[data-match=%q]').length`, full)); n != 0 {
+	if n := browsertest.Eval[int](p, fmt.Sprintf(`document.querySelectorAll('[data-match=%q]').length`, full)); n != 0 {
 		p.Fail("the full match %s is listed as open", full)
 	}
 	p.Type("#name-input", "Ann")
 
 	p.Click(`.game-card[data-game="gongzhu"] [data-action="new"]`)
-	if got := Eval[string](p, `document.querySelector('[data-create="gongzhu"] select[name="numPlayers"]').value`); got != "4" {
+	if got := browsertest.Eval[string](p, `document.querySelector('[data-create="gongzhu"] select[name="numPlayers"]').value`); got != "4" {
 		p.Fail("Gong Zhu's form starts at %s players, want 4", got)
 	}
 	p.Click(`.game-card[data-game="gongzhu"] [data-action="new"]`) // close it
 
 	p.Click(`.game-card[data-game="threemonks"] [data-action="new"]`)
 	form := `[data-create="threemonks"]`
-	p.Do("eight monks", setSelect(form+` select[name="numPlayers"]`, "8"))
+	p.Do("eight monks", browsertest.SetSelect(form+` select[name="numPlayers"]`, "8"))
 	p.Click(form + ` [data-fill="easy"]`)
-	got := Eval[[]string](p, `[...document.querySelectorAll('[data-create="threemonks"] select[data-seat]')].map((s) => s.value)`)
+	got := browsertest.Eval[[]string](p, `[...document.querySelectorAll('[data-create="threemonks"] select[data-seat]')].map((s) => s.value)`)
 	if len(got) != 7 || strings.Join(got, ",") != strings.Repeat("easy,", 6)+"easy" {
 		p.Fail("after one click the seats are %v, want seven easy bots", got)
 	}
@@ -101,23 +99,23 @@ func TestCreateFormFillsBots(t *testing.T) {
 // TestGongzhuIllegalCardSaysWhy: clicking a card the rules forbid shows the
 // server's reason in the page's language, instead of doing nothing.
 func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
-	srv := startGongzhuServer(t, 0)
-	id := createGongzhu(t, srv.URL, 4)
-	b := StartBrowser(t)
+	srv := browsertest.StartGongzhuServer(t, 0)
+	id := browsertest.CreateGongzhu(t, srv.URL, 4)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
-	sitGongzhu(p, srv.URL, id, "安", "zh")
+	browsertest.SitGongzhu(p, srv.URL, id, "安", "zh")
 	for i := 0; i < 13; i++ {
-		p.WaitJS("my turn", gzMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+		p.WaitJS("my turn", browsertest.GongzhuMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
 		time.Sleep(250 * time.Millisecond)
-		code, x, y := gzCardPoint(p, ".gz-hand.turn .gz-card:not(.legal)")
+		code, x, y := browsertest.GongzhuCardPoint(p, ".gz-hand.turn .gz-card:not(.legal)")
 		if code == "" || x < 0 {
-			played := playLegalCard(p)
-			p.WaitJS("card played", fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, gzG, gzG, played))
+			played := browsertest.PlayLegalCard(p)
+			p.WaitJS("card played", fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, played))
 			continue
 		}
 		p.ClickXY(x, y)
 		p.WaitJS("the reason, in Chinese", `[...document.querySelectorAll("#toasts .toast.error")].some((e) => /必须/.test(e.textContent))`)
-		if Eval[bool](p, fmt.Sprintf(`!%s.players["0"].hand.includes(%q)`, gzG, code)) {
+		if browsertest.Eval[bool](p, fmt.Sprintf(`!%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, code)) {
 			p.Fail("the illegal card %s left the hand", code)
 		}
 		p.NoJSErrors()
@@ -130,79 +128,59 @@ func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 // accepted undo is announced; a win is green and a loss red; the end card
 // does not push the board down.
 func TestGomokuFeedback(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	ann, bob := b.NewPage("ann"), b.NewPage("bob")
-	invite := createGomoku(ann, base, "Ann")
+	invite := browsertest.CreateGomoku(ann, base, "Ann")
 	bob.Open(invite + "?lang=en")
 	bob.Type(`[data-field="name"]`, "Bob")
 	bob.Click(`[data-action="sit"][data-seat="1"]`)
 	ann.WaitText(".gomoku-status", "Your turn (Black)")
 
 	// A touch tap arms the point and says so; it does not place.
-	x, y := gomokuPoint(ann, 3, 7)
-	ann.Do("touch tap", evalVoid(fmt.Sprintf(`document.querySelector("canvas[data-board=gomoku]").dispatchEvent(new PointerEvent("pointerup", {pointerType: "touch", clientX: %f, clientY: %f, bubbles: true}))`, x, y)))
+	x, y := browsertest.GomokuPoint(ann, 3, 7)
+	ann.Do("touch tap", browsertest.EvalVoid(fmt.Sprintf(`document.querySelector("canvas[data-board=gomoku]").dispatchEvent(new PointerEvent("pointerup", {pointerType: "touch", clientX: %f, clientY: %f, bubbles: true}))`, x, y)))
 	ann.WaitText(".gomoku-status", "Tap again to place")
-	if n := Eval[int](ann, `window.__chaguan.state.G.moves.length`); n != 0 {
+	if n := browsertest.Eval[int](ann, `window.__chaguan.state.G.moves.length`); n != 0 {
 		ann.Fail("the first tap placed a stone")
 	}
 
-	place(ann, 0, 3, 7)
-	place(bob, 1, 3, 8)
+	browsertest.PlaceStone(ann, 0, 3, 7)
+	browsertest.PlaceStone(bob, 1, 3, 8)
 	// Bob asks to take his stone back; Ann accepts; both are told.
 	bob.Click(`[data-move="requestUndo"]`)
 	ann.Click(`[data-move="accept-undo"]`)
 	bob.WaitJS("undo accepted, said to Bob", `[...document.querySelectorAll("#toasts .toast")].some((e) => e.textContent.includes("Undo accepted"))`)
 	ann.WaitJS("undo accepted, said to Ann", `[...document.querySelectorAll("#toasts .toast")].some((e) => e.textContent.includes("You accepted the undo"))`)
-	bob.WaitJS("one move left", movesIs(1))
+	bob.WaitJS("one move left", browsertest.GomokuMovesIs(1))
 
 	for i := 0; i < 4; i++ {
 		if i > 0 {
-			place(ann, 2*i, 3+i, 7)
+			browsertest.PlaceStone(ann, 2*i, 3+i, 7)
 		}
-		place(bob, 2*i+1, 3+i, 8)
+		browsertest.PlaceStone(bob, 2*i+1, 3+i, 8)
 	}
-	top := Eval[float64](ann, `document.querySelector("canvas[data-board=gomoku]").getBoundingClientRect().top + scrollY`)
-	place(ann, 8, 7, 7)
+	top := browsertest.Eval[float64](ann, `document.querySelector("canvas[data-board=gomoku]").getBoundingClientRect().top + scrollY`)
+	browsertest.PlaceStone(ann, 8, 7, 7)
 	ann.WaitText(".gameover .result", "Ann wins!")
 	bob.WaitText(".gameover .result", "Ann wins!")
-	bg := func(p *Page) string {
-		return Eval[string](p, `getComputedStyle(document.querySelector(".gomoku-status")).backgroundColor`)
+	bg := func(p *browsertest.Page) string {
+		return browsertest.Eval[string](p, `getComputedStyle(document.querySelector(".gomoku-status")).backgroundColor`)
 	}
 	win, loss := bg(ann), bg(bob)
 	// jade #2e8b6a-ish for the winner, seal red for the loser.
 	if win == loss || !strings.HasPrefix(win, "rgb(") {
 		ann.Fail("win %s and loss %s look alike", win, loss)
 	}
-	if Eval[bool](ann, `document.querySelector(".gomoku-status").classList.contains("win")`) != true ||
-		Eval[bool](bob, `document.querySelector(".gomoku-status").classList.contains("loss")`) != true {
+	if browsertest.Eval[bool](ann, `document.querySelector(".gomoku-status").classList.contains("win")`) != true ||
+		browsertest.Eval[bool](bob, `document.querySelector(".gomoku-status").classList.contains("loss")`) != true {
 		ann.Fail("the status bars lack their win / loss classes")
 	}
-	if after := Eval[float64](ann, `document.querySelector("canvas[data-board=gomoku]").getBoundingClientRect().top + scrollY`); after != top {
+	if after := browsertest.Eval[float64](ann, `document.querySelector("canvas[data-board=gomoku]").getBoundingClientRect().top + scrollY`); after != top {
 		ann.Fail("the end card moved the board from %v to %v", top, after)
 	}
 	ann.NoJSErrors()
 	bob.NoJSErrors()
-}
-
-// sizePage sets p's viewport, as a phone (mobile) or a laptop.
-func sizePage(p *Page, w, h int64, mobile bool) {
-	p.t.Helper()
-	p.Do("size", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-			Width: w, Height: h, DeviceScaleFactor: 1, Mobile: mobile,
-		})
-		return err
-	}))
-}
-
-// sitIn opens a match's room on p in lang and takes seat 0.
-func sitIn(p *Page, base, game, id, lang string) {
-	p.t.Helper()
-	p.Open(fmt.Sprintf("%s/m/%s/%s?lang=%s", base, game, id, lang))
-	p.Type(`[data-field="name"]`, "Ann")
-	p.Click(`[data-action="sit"][data-seat="0"]`)
-	p.WaitJS("seated, started", `window.__chaguan && window.__chaguan.you === "0" && window.__chaguan.state.ctx.started`)
 }
 
 // TestFit: at 1280x800 the Gomoku board with its buttons, the Three Monks
@@ -210,56 +188,57 @@ func sitIn(p *Page, base, game, id, lang string) {
 // fit without scrolling; on a 390 px phone the Gong Zhu hand stays inside
 // the screen and the page is not wider than it.
 func TestFit(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	t.Parallel() // its own server and pages
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	for _, lang := range []string{"en", "zh"} {
 		p := b.NewPage("laptop-" + lang)
-		sizePage(p, 1280, 800, false)
+		browsertest.SizePage(p, 1280, 800, false)
 		bottom := func(sel string) float64 {
-			return Eval[float64](p, fmt.Sprintf(`(() => { scrollTo(0, 0); const e = document.querySelector(%s); return e ? e.getBoundingClientRect().bottom : 1e9; })()`, jsString(sel)))
+			return browsertest.Eval[float64](p, fmt.Sprintf(`(() => { scrollTo(0, 0); const e = document.querySelector(%s); return e ? e.getBoundingClientRect().bottom : 1e9; })()`, browsertest.JSString(sel)))
 		}
-		id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
-		sitIn(p, base, "gomoku", id, lang)
+		id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
+		browsertest.SitIn(p, base, "gomoku", id, lang)
 		p.WaitJS("the buttons", `!!document.querySelector('[data-move="resign"]')`)
 		time.Sleep(300 * time.Millisecond) // the board's resize observer
 		if y := bottom(`[data-move="resign"]`); y > 800 {
 			p.Fail("gomoku: Resign ends at y=%v, below the 800 px screen", y)
 		}
 
-		id = createMatch(t, base, "threemonks", map[string]any{"numPlayers": 5, "bots": map[string]string{"1": "easy", "2": "easy", "3": "easy", "4": "easy"}})
-		sitIn(p, base, "threemonks", id, lang)
+		id = browsertest.CreateMatch(t, base, "threemonks", map[string]any{"numPlayers": 5, "bots": map[string]string{"1": "easy", "2": "easy", "3": "easy", "4": "easy"}})
+		browsertest.SitIn(p, base, "threemonks", id, lang)
 		p.WaitJS("the hand", `!!document.querySelector(".tm-hand .tm-card")`)
 		if y := bottom(".tm-hand .tm-card"); y > 800 {
 			p.Fail("threemonks: your cards end at y=%v, below the 800 px screen", y)
 		}
-		if !Eval[bool](p, `(() => { const l = document.querySelector(".tm-side").getBoundingClientRect(), tb = document.querySelector(".tm-table").getBoundingClientRect(); return l.left >= tb.right - 1 && l.top < tb.bottom; })()`) {
+		if !browsertest.Eval[bool](p, `(() => { const l = document.querySelector(".tm-side").getBoundingClientRect(), tb = document.querySelector(".tm-table").getBoundingClientRect(); return l.left >= tb.right - 1 && l.top < tb.bottom; })()`) {
 			p.Fail("threemonks: the log is not beside the table")
 		}
 
-		id = createGongzhu(t, base, 4)
-		sitIn(p, base, "gongzhu", id, lang)
+		id = browsertest.CreateGongzhu(t, base, 4)
+		browsertest.SitIn(p, base, "gongzhu", id, lang)
 		p.WaitJS("the result", `!!document.querySelector("[data-result=gongzhu]")`)
 		if y := bottom("[data-result=gongzhu]"); y > 800 {
 			p.Fail("gongzhu: the round result ends at y=%v, below the 800 px screen", y)
 		}
-		if n := Eval[int](p, `document.querySelectorAll("[data-counter]").length`); n != 1 {
+		if n := browsertest.Eval[int](p, `document.querySelectorAll("[data-counter]").length`); n != 1 {
 			p.Fail("gongzhu: the round/trick counter shows %d times", n)
 		}
-		if !Eval[bool](p, `(() => { const e = document.querySelector("[data-counter]"); return e.getClientRects().length === 1; })()`) {
+		if !browsertest.Eval[bool](p, `(() => { const e = document.querySelector("[data-counter]"); return e.getClientRects().length === 1; })()`) {
 			p.Fail("gongzhu: the round/trick counter wraps")
 		}
 		p.NoJSErrors()
 
 		ph := b.NewPage("phone-" + lang)
-		sizePage(ph, 390, 844, true)
-		id = createGongzhu(t, base, 4)
-		sitIn(ph, base, "gongzhu", id, lang)
+		browsertest.SizePage(ph, 390, 844, true)
+		id = browsertest.CreateGongzhu(t, base, 4)
+		browsertest.SitIn(ph, base, "gongzhu", id, lang)
 		ph.WaitJS("the hand", `document.querySelectorAll(".gz-hand .gz-card").length === 13`)
-		ph.WaitJS("the hand dealt and at rest", gzHandAtRest)
-		if w := Eval[float64](ph, `document.documentElement.scrollWidth`); w > 390 {
+		ph.WaitJS("the hand dealt and at rest", browsertest.GongzhuHandAtRest)
+		if w := browsertest.Eval[float64](ph, `document.documentElement.scrollWidth`); w > 390 {
 			ph.Fail("gongzhu on a phone: the page is %v px wide", w)
 		}
-		if !Eval[bool](ph, `[...document.querySelectorAll(".gz-hand .gz-card")].every((c) => { const r = c.getBoundingClientRect(); return r.left >= 0 && r.right <= 390; })`) {
+		if !browsertest.Eval[bool](ph, `[...document.querySelectorAll(".gz-hand .gz-card")].every((c) => { const r = c.getBoundingClientRect(); return r.left >= 0 && r.right <= 390; })`) {
 			ph.Fail("gongzhu on a phone: the hand fan leaves the screen")
 		}
 		ph.NoJSErrors()
@@ -269,14 +248,14 @@ func TestFit(t *testing.T) {
 // TestThreeMonksItemCard: on a phone, a tap on an item opens a card with
 // its rule, in the page's language; a tap elsewhere closes it.
 func TestThreeMonksItemCard(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	p := b.NewPage("phone")
-	sizePage(p, 390, 844, true)
-	id := createMatch(t, base, "threemonks", map[string]any{"numPlayers": 3, "bots": map[string]string{"1": "easy", "2": "easy"}})
-	sitIn(p, base, "threemonks", id, "zh")
+	browsertest.SizePage(p, 390, 844, true)
+	id := browsertest.CreateMatch(t, base, "threemonks", map[string]any{"numPlayers": 3, "bots": map[string]string{"1": "easy", "2": "easy"}})
+	browsertest.SitIn(p, base, "threemonks", id, "zh")
 	p.WaitJS("items", `!!document.querySelector('.tm-monk[data-monk="1"] [data-item]')`)
-	kind := Eval[string](p, `document.querySelector('.tm-monk[data-monk="1"] [data-item]').dataset.item`)
+	kind := browsertest.Eval[string](p, `document.querySelector('.tm-monk[data-monk="1"] [data-item]').dataset.item`)
 	p.Click(`.tm-monk[data-monk="1"] [data-item]`)
 	p.WaitJS("the item card", fmt.Sprintf(`(() => {
 		const c = document.querySelector("[data-item-info]");
@@ -294,21 +273,21 @@ func TestThreeMonksItemCard(t *testing.T) {
 func TestGongzhuHistory(t *testing.T) {
 	// Bots at 0 ms with autoplay flood the page with states; 40 ms a card
 	// still plays a round in a few seconds.
-	srv := startGongzhuServer(t, 40*time.Millisecond)
-	id := createGongzhu(t, srv.URL, 4)
-	b := StartBrowser(t)
+	srv := browsertest.StartGongzhuServer(t, 40*time.Millisecond)
+	id := browsertest.CreateGongzhu(t, srv.URL, 4)
+	b := browsertest.Start(t)
 	p := b.NewPage("ann")
-	sitGongzhu(p, srv.URL, id, "Ann", "en")
+	browsertest.SitGongzhu(p, srv.URL, id, "Ann", "en")
 	p.Click(`[data-action="last-trick"]`) // disabled before the first trick: nothing happens
-	if Eval[bool](p, `!document.querySelector("[data-last-trick]").hidden`) {
+	if browsertest.Eval[bool](p, `!document.querySelector("[data-last-trick]").hidden`) {
 		p.Fail("a last trick shows before any trick was played")
 	}
 	// Let the bot play for Ann: rounds go by at the bots' speed.
 	p.Click(`[data-action="autoplay"]`)
 	p.WaitJSFor("two rounds in the 榜", `!!document.querySelector('[data-round-row="1"]') && !!document.querySelector('[data-round-row="2"]')`, 90*time.Second)
-	p.Do("autoplay off", evalVoid(`document.querySelector('[data-action="autoplay"]').click()`))
+	p.Do("autoplay off", browsertest.EvalVoid(`document.querySelector('[data-action="autoplay"]').click()`))
 	p.WaitJS("autoplay off", `!window.__chaguan.state.players[0].autoplay`)
-	ok := Eval[bool](p, `(() => {
+	ok := browsertest.Eval[bool](p, `(() => {
 		const rows = [...document.querySelectorAll("[data-rounds] tbody tr")].map((tr) => [...tr.children].slice(1).map((td) => Number(td.textContent)));
 		const tot = [...document.querySelectorAll("[data-rounds] tfoot td")].slice(1).map((td) => Number(td.textContent));
 		return rows.length >= 2 && tot.every((v, s) => rows.reduce((a, r) => a + r[s], 0) === v);

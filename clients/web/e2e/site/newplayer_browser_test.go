@@ -1,4 +1,4 @@
-package web_test
+package site_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	cdplog "github.com/chromedp/cdproto/log"
@@ -33,6 +34,17 @@ type npView struct {
 	lang   string
 }
 
+// open opens a page of v's size on b, a touch screen when v is a phone
+// and touch is asked for.
+func (v npView) open(b *browsertest.Browser, touch bool) *browsertest.Page {
+	p := b.NewPage(v.name)
+	browsertest.SizePage(p, v.w, v.h, v.mobile)
+	if touch && v.mobile {
+		touchScreen(p)
+	}
+	return p
+}
+
 var npViews = []npView{
 	{"desk-en", 1280, 800, false, "en"},
 	{"desk-zh", 1280, 800, false, "zh"},
@@ -42,8 +54,8 @@ var npViews = []npView{
 
 // touchScreen makes p a touch screen: taps dispatch touch events (and the
 // pointer events of a finger).
-func touchScreen(p *Page) {
-	p.t.Helper()
+func touchScreen(p *browsertest.Page) {
+	p.T().Helper()
 	p.Do("touch", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5})
 		return err
@@ -51,8 +63,8 @@ func touchScreen(p *Page) {
 }
 
 // touchTap taps one finger at viewport point (x, y).
-func touchTap(p *Page, x, y float64) {
-	p.t.Helper()
+func touchTap(p *browsertest.Page, x, y float64) {
+	p.T().Helper()
 	id := 1.0
 	touch := func(typ input.DispatchTouchEventType, pts []*input.TouchPoint) chromedp.Action[chromedp.Void] {
 		return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
@@ -68,9 +80,9 @@ func touchTap(p *Page, x, y float64) {
 // centreOf scrolls the first element matching sel to the middle of the
 // screen and returns its centre; it fails unless the element is what a
 // finger there would touch.
-func centreOf(p *Page, sel string) (float64, float64) {
-	p.t.Helper()
-	xy := Eval[[]float64](p, fmt.Sprintf(`(async () => {
+func centreOf(p *browsertest.Page, sel string) (float64, float64) {
+	p.T().Helper()
+	xy := browsertest.Eval[[]float64](p, fmt.Sprintf(`(async () => {
 		const e = document.querySelector(%s);
 		if (!e) return [];
 		e.scrollIntoView({block: "center", behavior: "instant"});
@@ -79,7 +91,7 @@ func centreOf(p *Page, sel string) (float64, float64) {
 		const x = r.left + r.width / 2, y = r.top + r.height / 2;
 		const hit = document.elementFromPoint(x, y);
 		return hit && (hit === e || e.contains(hit)) ? [x, y] : [];
-	})()`, jsString(sel)), chromedp.EvalAwaitPromise)
+	})()`, browsertest.JSString(sel)), chromedp.EvalAwaitPromise)
 	if len(xy) != 2 {
 		p.Fail("%s is not on the screen to touch", sel)
 	}
@@ -87,25 +99,25 @@ func centreOf(p *Page, sel string) (float64, float64) {
 }
 
 // tapSel taps the middle of the element matching sel.
-func tapSel(p *Page, sel string) {
-	p.t.Helper()
+func tapSel(p *browsertest.Page, sel string) {
+	p.T().Helper()
 	x, y := centreOf(p, sel)
 	touchTap(p, x, y)
 }
 
-// npShot saves what p shows (for a person to look at, see lookShot) once
+// npShot saves what p shows (for a person to look at, see browsertest.LookShot) once
 // the fade-ins of cards and dialogs are over.
-func npShot(p *Page, name string) {
+func npShot(p *browsertest.Page, name string) {
 	if os.Getenv("CHAGUAN_SHOTS") == "" {
 		return
 	}
 	time.Sleep(500 * time.Millisecond)
-	lookShot(p, name)
+	browsertest.LookShot(p, name)
 }
 
 // mouseTo moves the mouse to (x, y) without pressing a button.
-func mouseTo(p *Page, x, y float64) {
-	p.t.Helper()
+func mouseTo(p *browsertest.Page, x, y float64) {
+	p.T().Helper()
 	p.Do(fmt.Sprintf("mouse to %.0f,%.0f", x, y), chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, x, y))
 }
 
@@ -116,39 +128,39 @@ func mouseTo(p *Page, x, y float64) {
 // approve, the room's end card (who won) appears on every page only once
 // the evolution has reached its last generation, never while it plays.
 func TestNewPlayerWeiqiEnd(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	t.Parallel() // its own server and pages
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	const limit = 60 * time.Second
-	id := createMatch(t, base, "weiqi", map[string]any{"numPlayers": 2, "setupData": map[string]any{"size": 9}, "bots": map[string]string{"1": "easy"}})
+	id := browsertest.CreateMatch(t, base, "weiqi", map[string]any{"numPlayers": 2, "setupData": map[string]any{"size": 9}, "bots": map[string]string{"1": "easy"}})
 
 	ann := b.NewPage("desk-en")
-	sizePage(ann, 1280, 800, false)
-	sitIn(ann, base, "weiqi", id, "en")
-	pages := []*Page{ann}
-	langs := map[*Page]string{ann: "en"}
+	browsertest.SizePage(ann, 1280, 800, false)
+	browsertest.SitIn(ann, base, "weiqi", id, "en")
+	pages := []*browsertest.Page{ann}
+	langs := map[*browsertest.Page]string{ann: "en"}
 	for _, v := range npViews[1:] {
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
+		p := v.open(b, false)
 		p.Open(fmt.Sprintf("%s/m/weiqi/%s?lang=%s", base, id, v.lang))
 		p.WaitJS("the board", `!!document.querySelector("canvas[data-board=weiqi]") && !!window.__chaguan`)
 		pages = append(pages, p)
 		langs[p] = v.lang
 	}
-	ann.WaitJS("the board", `!!document.querySelector("canvas[data-board=weiqi]") && `+weiqiG+`.size === 9`)
+	ann.WaitJS("the board", `!!document.querySelector("canvas[data-board=weiqi]") && `+browsertest.WeiqiG+`.size === 9`)
 
 	// Two stones of Black's (the bot answers each), then Score.
 	for _, pt := range [][2]int{{2, 2}, {6, 6}, {2, 6}, {6, 2}} {
-		moves := Eval[int](ann, weiqiG+`.moves.length`)
+		moves := browsertest.Eval[int](ann, browsertest.WeiqiG+`.moves.length`)
 		if moves >= 4 {
 			break
 		}
-		ann.WaitJSFor("my turn", fmt.Sprintf(`%s.toMove === "0" && %s.moves.length === %d`, weiqiG, weiqiG, moves), limit)
-		if Eval[string](ann, fmt.Sprintf(`%s.board[%d][%d]`, weiqiG, pt[1], pt[0])) != "." {
+		ann.WaitJSFor("my turn", fmt.Sprintf(`%s.toMove === "0" && %s.moves.length === %d`, browsertest.WeiqiG, browsertest.WeiqiG, moves), limit)
+		if browsertest.Eval[string](ann, fmt.Sprintf(`%s.board[%d][%d]`, browsertest.WeiqiG, pt[1], pt[0])) != "." {
 			continue
 		}
-		x, y := weiqiPoint(ann, pt[0], pt[1])
+		x, y := browsertest.WeiqiPoint(ann, pt[0], pt[1])
 		ann.ClickXY(x, y)
-		ann.WaitJSFor("the bot's answer", fmt.Sprintf(`%s.moves.length >= %d && %s.toMove === "0"`, weiqiG, moves+2, weiqiG), limit)
+		ann.WaitJSFor("the bot's answer", fmt.Sprintf(`%s.moves.length >= %d && %s.toMove === "0"`, browsertest.WeiqiG, moves+2, browsertest.WeiqiG), limit)
 	}
 	ann.Click(`[data-move="requestScoring"]`)
 
@@ -158,7 +170,7 @@ func TestNewPlayerWeiqiEnd(t *testing.T) {
 		"zh": {"只是预览", "演化 5 代", "按演化后的局面计分"},
 	}
 	for _, p := range pages {
-		p.WaitJSFor("scoring", weiqiG+`.phase === "scoring"`, limit)
+		p.WaitJSFor("scoring", browsertest.WeiqiG+`.phase === "scoring"`, limit)
 		p.WaitJS("the note on the preview", `(() => { const e = document.querySelector(".wq-note"); return !!e && !e.hidden && e.getBoundingClientRect().height > 0; })()`)
 		got := p.Text(".wq-note")
 		for _, want := range notes[langs[p]] {
@@ -166,11 +178,11 @@ func TestNewPlayerWeiqiEnd(t *testing.T) {
 				p.Fail("the scoring note says %q, want it to say %q", got, want)
 			}
 		}
-		p.Do("show the note", evalVoid(`document.querySelector(".wq-note").scrollIntoView({block: "center"})`))
-		npShot(p, "np-weiqi-scoring-"+p.name)
+		p.Do("show the note", browsertest.EvalVoid(`document.querySelector(".wq-note").scrollIntoView({block: "center"})`))
+		npShot(p, "np-weiqi-scoring-"+p.Name())
 		// Watch when the end card appears, and which generations the
 		// board shows.
-		p.Do("watch the end", evalVoid(`(() => {
+		p.Do("watch the end", browsertest.EvalVoid(`(() => {
 			window.__wqGens = [];
 			window.__cardAt = null;
 			const root = document.querySelector(".wq");
@@ -183,7 +195,7 @@ func TestNewPlayerWeiqiEnd(t *testing.T) {
 			}).observe(document.body, {childList: true, subtree: true});
 		})()`))
 	}
-	if Eval[bool](ann, `!!document.querySelector(".gameover")`) {
+	if browsertest.Eval[bool](ann, `!!document.querySelector(".gameover")`) {
 		ann.Fail("an end card before the end")
 	}
 
@@ -193,16 +205,16 @@ func TestNewPlayerWeiqiEnd(t *testing.T) {
 		if i > 12 {
 			ann.Fail("the game did not end by scoring")
 		}
-		ann.WaitJSFor("something to do", `(() => { const g = `+weiqiG+`;
+		ann.WaitJSFor("something to do", `(() => { const g = `+browsertest.WeiqiG+`;
 			if (g.phase === "over" || g.result) return true;
 			if (g.phase === "scoring") { const b = document.querySelector('[data-move="approve"]'); return !!b && !b.hidden && !b.disabled; }
 			return g.toMove === "0" && g.scoringRequest == null && g.undoRequest == null;
 		})()`, limit)
-		phase := Eval[string](ann, `window.__chaguan.latest.G.result ? "over" : `+weiqiG+`.phase`)
+		phase := browsertest.Eval[string](ann, `window.__chaguan.latest.G.result ? "over" : `+browsertest.WeiqiG+`.phase`)
 		if phase == "over" {
 			break
 		}
-		stateID := Eval[int](ann, `window.__chaguan.state.stateID`)
+		stateID := browsertest.Eval[int](ann, `window.__chaguan.state.stateID`)
 		if phase == "scoring" {
 			ann.Click(`[data-move="approve"]`)
 		} else {
@@ -214,8 +226,8 @@ func TestNewPlayerWeiqiEnd(t *testing.T) {
 
 	for _, p := range pages {
 		p.WaitJSFor("the end card", `!!window.__cardAt && !!document.querySelector(".gameover")`, limit)
-		at := Eval[map[string]string](p, `window.__cardAt`)
-		gens := Eval[[]string](p, `window.__wqGens`)
+		at := browsertest.Eval[map[string]string](p, `window.__cardAt`)
+		gens := browsertest.Eval[[]string](p, `window.__wqGens`)
 		if at["evolving"] != "0" || at["gen"] != "5" {
 			p.Fail("the end card appeared at generation %q (evolving %q, status %q), want after the last generation, 5; generations shown %v", at["gen"], at["evolving"], at["status"], gens)
 		}
@@ -223,35 +235,31 @@ func TestNewPlayerWeiqiEnd(t *testing.T) {
 			p.Fail("the board showed generations %v, want the evolution played up to 5", gens)
 		}
 		p.WaitJS("the result in the panel", `(() => { const e = document.querySelector(".wq-result"); return !!e && !e.closest("[hidden]"); })()`)
-		p.Do("top", evalVoid(`window.scrollTo(0, 0)`))
-		npShot(p, "np-weiqi-end-"+p.name)
-		if p.name != "desk-en" {
-			p.Do("show the card", evalVoid(`document.querySelector(".gameover").scrollIntoView({block: "center"})`))
-			npShot(p, "np-weiqi-card-"+p.name)
+		p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
+		npShot(p, "np-weiqi-end-"+p.Name())
+		if p.Name() != "desk-en" {
+			p.Do("show the card", browsertest.EvalVoid(`document.querySelector(".gameover").scrollIntoView({block: "center"})`))
+			npShot(p, "np-weiqi-card-"+p.Name())
 		}
-		t.Logf("%s: card at %v after generations %v", p.name, at, gens)
+		t.Logf("%s: card at %v after generations %v", p.Name(), at, gens)
 		p.NoJSErrors()
 	}
 }
 
 // ccFinishedGame opens a two-seat game of bots on every view and waits for
 // its end and the final scoring.
-func ccFinishedGame(t *testing.T, b *Browser, base string, views []npView) map[string]*Page {
+func ccFinishedGame(t *testing.T, b *browsertest.Browser, base string, views []npView) map[string]*browsertest.Page {
 	t.Helper()
-	id := createMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"0": "normal", "1": "easy"}})
-	pages := map[string]*Page{}
+	id := browsertest.CreateMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"0": "normal", "1": "easy"}})
+	pages := map[string]*browsertest.Page{}
 	for _, v := range views {
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
-		if v.mobile {
-			touchScreen(p)
-		}
+		p := v.open(b, true)
 		p.Open(fmt.Sprintf("%s/m/carcassonne/%s?lang=%s", base, id, v.lang))
 		pages[v.name] = p
 	}
 	for _, v := range views {
 		p := pages[v.name]
-		p.WaitJSFor("the end", `!!window.__chaguan && !!window.__chaguan.state.ctx.gameover && `+ccG+`.phase === "over"`, 180*time.Second)
+		p.WaitJSFor("the end", `!!window.__chaguan && !!window.__chaguan.state.ctx.gameover && `+browsertest.CarcassonneG+`.phase === "over"`, 180*time.Second)
 		p.WaitJS("the final scoring", `document.querySelectorAll(".cc-final:not([hidden]) .cc-breakdown li").length >= 2`)
 	}
 	return pages
@@ -263,13 +271,13 @@ const ccHighlit = `[...document.querySelectorAll("svg[data-board=carcassonne] .c
 
 // ccEntryCells is a JS expression for the cells of breakdown entry i.
 func ccEntryCells(i int) string {
-	return fmt.Sprintf(`(%s.final.breakdown[%d].cells || []).map((c) => c.join()).sort()`, ccG, i)
+	return fmt.Sprintf(`(%s.final.breakdown[%d].cells || []).map((c) => c.join()).sort()`, browsertest.CarcassonneG, i)
 }
 
 // ccShowsEntry waits until the board highlights exactly entry i's cells
 // (and the entry is marked), or nothing when i < 0.
-func ccShowsEntry(p *Page, i int, what string) {
-	p.t.Helper()
+func ccShowsEntry(p *browsertest.Page, i int, what string) {
+	p.T().Helper()
 	if i < 0 {
 		p.WaitJS(what, `document.querySelectorAll(".cc-hl").length === 0 && !document.querySelector(".cc-breakdown li.pinned")`)
 		return
@@ -303,8 +311,9 @@ const ccBoardInView = `(() => {
 // The table's columns say "Seat N" / "N号座", not "#N". On a phone the
 // zoom buttons lie outside the board.
 func TestNewPlayerCarcassonneBreakdown(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	t.Parallel() // its own server and pages
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	pages := ccFinishedGame(t, b, base, npViews)
 	second := 1
 
@@ -319,7 +328,7 @@ func TestNewPlayerCarcassonneBreakdown(t *testing.T) {
 		}
 		if v.mobile {
 			// The zoom buttons are under the board, not on it.
-			if over := Eval[bool](p, `(() => {
+			if over := browsertest.Eval[bool](p, `(() => {
 				const s = document.querySelector("svg[data-board=carcassonne]").getBoundingClientRect();
 				return [...document.querySelectorAll(".cc-zoom-btn")].some((b) => { const r = b.getBoundingClientRect();
 					return r.width === 0 || (r.left < s.right && r.right > s.left && r.top < s.bottom && r.bottom > s.top); });
@@ -327,8 +336,8 @@ func TestNewPlayerCarcassonneBreakdown(t *testing.T) {
 				p.Fail("a zoom button lies over the board on a phone (or is not shown)")
 			}
 			// The list is below the board: out of sight once scrolled to.
-			p.Do("show the list", evalVoid(`document.querySelector('.cc-breakdown li[data-entry="0"]').scrollIntoView({block: "center"})`))
-			if Eval[bool](p, ccBoardInView) {
+			p.Do("show the list", browsertest.EvalVoid(`document.querySelector('.cc-breakdown li[data-entry="0"]').scrollIntoView({block: "center"})`))
+			if browsertest.Eval[bool](p, ccBoardInView) {
 				p.Fail("the board is in sight beside the breakdown on a phone: the test proves nothing")
 			}
 			tapSel(p, `.cc-breakdown li[data-entry="0"]`)
@@ -365,7 +374,7 @@ func TestNewPlayerCarcassonneBreakdown(t *testing.T) {
 			p.Click(`.cc-breakdown li[data-entry="0"]`)
 			ccShowsEntry(p, -1, "nothing lit after a second click")
 			// The keyboard does the same.
-			p.Do("focus an entry, Enter", evalVoid(`document.querySelector('.cc-breakdown li[data-entry="0"]').focus()`), chromedp.KeyEvent("\r"))
+			p.Do("focus an entry, Enter", browsertest.EvalVoid(`document.querySelector('.cc-breakdown li[data-entry="0"]').focus()`), chromedp.KeyEvent("\r"))
 			ccShowsEntry(p, 0, "entry 0 lit by Enter")
 		}
 		p.NoJSErrors()
@@ -373,7 +382,7 @@ func TestNewPlayerCarcassonneBreakdown(t *testing.T) {
 }
 
 // ccHint is the hint under the drawn tile.
-func ccHint(p *Page) string { return p.Text(".cc-tile-hint") }
+func ccHint(p *browsertest.Page) string { return p.Text(".cc-tile-hint") }
 
 // ccTexts are the hints under the drawn tile, by language.
 var ccTexts = map[string]map[string]string{
@@ -401,18 +410,15 @@ const zoomOverBoard = `(() => {
 // fit it; a tap or a click on the drawn tile turns it; on a phone the zoom
 // buttons lie outside the board.
 func TestNewPlayerCarcassonneHints(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	t.Parallel() // its own server and pages
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	for _, v := range npViews {
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
+		p := v.open(b, true)
 		touch := v.mobile
-		if touch {
-			touchScreen(p)
-		}
 		tx := ccTexts[v.lang]
-		id := createMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
-		ccSit(p, base, id, v.lang, "Ann")
+		id := browsertest.CreateMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
+		browsertest.CarcassonneSit(p, base, id, v.lang, "Ann")
 		tap := func(sel string) {
 			if touch {
 				tapSel(p, sel)
@@ -420,12 +426,12 @@ func TestNewPlayerCarcassonneHints(t *testing.T) {
 				p.Click(sel)
 			}
 		}
-		if touch && Eval[bool](p, zoomOverBoard) {
+		if touch && browsertest.Eval[bool](p, zoomOverBoard) {
 			p.Fail("a zoom button lies over the board on a phone (or is not shown)")
 		}
 		for turn := 0; turn < 2; turn++ {
-			ccMyTurn(p, fmt.Sprintf("my turn %d", turn+1))
-			if Eval[bool](p, ccG+`.phase === "over"`) {
+			browsertest.CarcassonneMyTurn(p, fmt.Sprintf("my turn %d", turn+1))
+			if browsertest.Eval[bool](p, browsertest.CarcassonneG+`.phase === "over"`) {
 				p.Fail("the game ended after %d turns", turn)
 			}
 			// Before a square is picked: the tap or click wording. A tap
@@ -436,16 +442,16 @@ func TestNewPlayerCarcassonneHints(t *testing.T) {
 			noFit := map[bool]string{true: tx["noFitTouch"], false: tx["noFit"]}[touch]
 			p.WaitJS("the tile hint", fmt.Sprintf(`(() => {
 				const e = document.querySelector(".cc-tile-hint"), r = Number(document.querySelector(".cc-tile-preview").dataset.rotation);
-				const nowhere = `+ccG+`.placements.every((p) => !p.rotations.includes(r));
+				const nowhere = `+browsertest.CarcassonneG+`.placements.every((p) => !p.rotations.includes(r));
 				return !!e && e.textContent === (nowhere ? %s : %s);
-			})()`, jsString(noFit), jsString(pick)))
-			before := Eval[string](p, `document.querySelector(".cc-tile-preview").dataset.rotation`)
+			})()`, browsertest.JSString(noFit), browsertest.JSString(pick)))
+			before := browsertest.Eval[string](p, `document.querySelector(".cc-tile-preview").dataset.rotation`)
 			tap(".cc-tile-preview")
 			p.WaitJS("the tile turned by a tap on it", fmt.Sprintf(`document.querySelector(".cc-tile-preview").dataset.rotation === String((%s + 90) %% 360)`, before))
 			// Pick the square with the most rotations: the tile turns to
 			// fit it, and the hint says how to turn it.
-			cand := Eval[[]int](p, `(() => {
-				const g = `+ccG+`, svg = document.querySelector("svg[data-board=carcassonne]");
+			cand := browsertest.Eval[[]int](p, `(() => {
+				const g = `+browsertest.CarcassonneG+`, svg = document.querySelector("svg[data-board=carcassonne]");
 				for (const pl of [...g.placements].sort((a, b) => b.rotations.length - a.rotations.length)) {
 					const e = svg.querySelector('[data-cand="' + pl.x + ',' + pl.y + '"]');
 					if (e && e.getBoundingClientRect().width >= 12) return [pl.x, pl.y, pl.rotations.length];
@@ -455,15 +461,15 @@ func TestNewPlayerCarcassonneHints(t *testing.T) {
 			if len(cand) != 3 {
 				p.Fail("no square to pick")
 			}
-			cx, cy := ccCentre(p, fmt.Sprintf(`[data-cand="%d,%d"]`, cand[0], cand[1]))
+			cx, cy := browsertest.CarcassonneCentre(p, fmt.Sprintf(`[data-cand="%d,%d"]`, cand[0], cand[1]))
 			if touch {
 				touchTap(p, cx, cy)
 			} else {
 				p.ClickXY(cx, cy)
 			}
 			p.WaitJS("the square picked", fmt.Sprintf(`!!document.querySelector('[data-sel="%d,%d"]')`, cand[0], cand[1]))
-			if !Eval[bool](p, fmt.Sprintf(`(() => { const r = Number(document.querySelector(".cc-tile-preview").dataset.rotation);
-				return `+ccG+`.placements.some((p) => p.x === %d && p.y === %d && p.rotations.includes(r)); })()`, cand[0], cand[1])) {
+			if !browsertest.Eval[bool](p, fmt.Sprintf(`(() => { const r = Number(document.querySelector(".cc-tile-preview").dataset.rotation);
+				return `+browsertest.CarcassonneG+`.placements.some((p) => p.x === %d && p.y === %d && p.rotations.includes(r)); })()`, cand[0], cand[1])) {
 				p.Fail("picking a square did not turn the tile to fit it")
 			}
 			want := map[bool]string{true: tx["rotateTouch"], false: tx["rotate"]}[touch]
@@ -474,24 +480,24 @@ func TestNewPlayerCarcassonneHints(t *testing.T) {
 				p.Fail("a touch screen is told of the R key: %q", ccHint(p))
 			}
 			if turn == 0 {
-				p.Do("show the tile", evalVoid(`document.querySelector(".cc-tilebox").scrollIntoView({block: "center"})`))
+				p.Do("show the tile", browsertest.EvalVoid(`document.querySelector(".cc-tilebox").scrollIntoView({block: "center"})`))
 				npShot(p, "np-cc-hint-"+v.name)
 			}
 			if cand[2] > 1 {
-				before := Eval[string](p, `document.querySelector(".cc-tile-preview").dataset.rotation`)
+				before := browsertest.Eval[string](p, `document.querySelector(".cc-tile-preview").dataset.rotation`)
 				tap(".cc-tile-preview")
 				p.WaitJS("the picked tile turned by a tap on it", fmt.Sprintf(`document.querySelector(".cc-tile-preview").dataset.rotation !== %q`, before))
 			}
-			n := Eval[int](p, ccG+`.board.length`)
+			n := browsertest.Eval[int](p, browsertest.CarcassonneG+`.board.length`)
 			tap(`[data-action="place"]`)
-			p.WaitJSFor("placed", fmt.Sprintf(`%s.board.length > %d`, ccG, n), 30*time.Second)
-			if Eval[bool](p, ccG+`.phase === "meeple" && `+ccG+`.current === 0`) {
+			p.WaitJSFor("placed", fmt.Sprintf(`%s.board.length > %d`, browsertest.CarcassonneG, n), 30*time.Second)
+			if browsertest.Eval[bool](p, browsertest.CarcassonneG+`.phase === "meeple" && `+browsertest.CarcassonneG+`.current === 0`) {
 				tap(`[data-action="skip"]`)
-				p.WaitJSFor("the meeple step over", ccG+`.phase !== "meeple" || `+ccG+`.current !== 0`, 30*time.Second)
+				p.WaitJSFor("the meeple step over", browsertest.CarcassonneG+`.phase !== "meeple" || `+browsertest.CarcassonneG+`.current !== 0`, 30*time.Second)
 			}
 		}
 		if touch {
-			p.Do("top", evalVoid(`window.scrollTo(0, 0)`))
+			p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
 			npShot(p, "np-cc-play-"+v.name)
 		}
 		p.NoJSErrors()
@@ -505,18 +511,14 @@ func TestNewPlayerCarcassonneHints(t *testing.T) {
 // on the square does turn it, and the hint then says how to turn it. At
 // every size, in both languages, by mouse and by touch.
 func TestNewPlayerCarcassonneNoFitHint(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	for _, v := range npViews {
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
+		p := v.open(b, true)
 		touch := v.mobile
-		if touch {
-			touchScreen(p)
-		}
 		tx := ccTexts[v.lang]
 		p.Open(fmt.Sprintf("%s/?lang=%s", base, v.lang))
-		p.Do("mount the plugin on a turn that fits nowhere as drawn", evalVoid(`(async () => {
+		p.Do("mount the plugin on a turn that fits nowhere as drawn", browsertest.EvalVoid(`(async () => {
 			const i18n = await import("/assets/js/i18n.js");
 			const mod = (await import("/assets/games/carcassonne.js")).default;
 			i18n.merge(mod.strings);
@@ -539,12 +541,12 @@ func TestNewPlayerCarcassonneNoFitHint(t *testing.T) {
 		if got := ccHint(p); got != want {
 			p.Fail("the hint says %q, want %q", got, want)
 		}
-		if got := Eval[string](p, `document.querySelector(".cc-tile-preview").dataset.rotation`); got != "0" {
+		if got := browsertest.Eval[string](p, `document.querySelector(".cc-tile-preview").dataset.rotation`); got != "0" {
 			p.Fail("the tile is shown turned %s°, not as drawn", got)
 		}
-		p.Do("show the tile", evalVoid(`document.querySelector(".cc-tilebox").scrollIntoView({block: "center"})`))
+		p.Do("show the tile", browsertest.EvalVoid(`document.querySelector(".cc-tilebox").scrollIntoView({block: "center"})`))
 		npShot(p, "np-cc-nofit-"+v.name)
-		cx, cy := ccCentre(p, `.cc-cand[data-cand="1,0"]`)
+		cx, cy := browsertest.CarcassonneCentre(p, `.cc-cand[data-cand="1,0"]`)
 		if touch {
 			touchTap(p, cx, cy)
 		} else {
@@ -564,20 +566,19 @@ func TestNewPlayerCarcassonneNoFitHint(t *testing.T) {
 // page), and links to the lobby, not to the missing match. A language
 // switch on that page redraws it.
 func TestNewPlayerReplayUnknownMatch(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	want := map[string][3]string{
 		"en": {"No replay for this match", "This match does not exist or has expired.", "Back to the lobby"},
 		"zh": {"此对局无法复盘", "对局不存在或已过期。", "返回大厅"},
 	}
 	for _, v := range npViews {
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
+		p := v.open(b, false)
 		p.Open(fmt.Sprintf("%s/m/weiqi/nosuchmatch/replay?lang=%s", base, v.lang))
 		w := want[v.lang]
 		p.WaitText("#view h1", w[0])
 		p.WaitText("#view .replay-error p", w[1])
-		links := Eval[[]string](p, `[...document.querySelectorAll("#view a")].map((a) => a.getAttribute("href") + "|" + a.textContent)`)
+		links := browsertest.Eval[[]string](p, `[...document.querySelectorAll("#view a")].map((a) => a.getAttribute("href") + "|" + a.textContent)`)
 		if len(links) != 1 || links[0] != "/|"+w[2] {
 			p.Fail("the page links %v, want only the lobby (%q)", links, w[2])
 		}
@@ -604,31 +605,30 @@ const npSeal = "rgb(184, 50, 42)"
 // end card gives the winner's name and "wins!" whole lines, its buttons a
 // line of their own.
 func TestNewPlayerEndCardAndResign(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	botName := map[string]string{"en": "Bot (easy)\u00a02", "zh": "机器人（简单）\u20602号"}
 	wins := map[string]string{"en": "wins!", "zh": "获胜！"}
 	for _, v := range npViews {
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
-		id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
-		sitIn(p, base, "gomoku", id, v.lang)
+		p := v.open(b, false)
+		id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
+		browsertest.SitIn(p, base, "gomoku", id, v.lang)
 		p.WaitJS("the chips", `document.querySelectorAll(".gomoku-player").length === 2`)
 		// The bot's chip: the whole name, on the screen.
-		chip := Eval[[]any](p, `(() => {
+		chip := browsertest.Eval[[]any](p, `(() => {
 			const n = document.querySelectorAll(".gomoku-pname")[1], r = n.getBoundingClientRect();
 			return [n.textContent, n.scrollWidth <= n.clientWidth + 1, r.left >= 0 && r.right <= innerWidth];
 		})()`)
 		if len(chip) != 3 || chip[0] != botName[v.lang] || chip[1] != true || chip[2] != true {
 			p.Fail("the bot's chip %v, want %q whole and on the screen", chip, botName[v.lang])
 		}
-		p.Do("top", evalVoid(`window.scrollTo(0, 0)`))
+		p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
 		npShot(p, "np-gomoku-chips-"+v.name)
 
 		// Resign: a red confirm, Cancel focused.
 		p.Click(`[data-move="resign"]`)
 		p.WaitJS("the dialog", `!!document.querySelector('.dialog [data-confirm="ok"]')`)
-		dlg := Eval[[]string](p, `(() => {
+		dlg := browsertest.Eval[[]string](p, `(() => {
 			const ok = document.querySelector('.dialog [data-confirm="ok"]'), cs = getComputedStyle(ok);
 			return [ok.className, cs.backgroundColor, document.activeElement ? document.activeElement.dataset.confirm || "" : "", document.querySelector(".dialog").dataset.kind];
 		})()`)
@@ -644,7 +644,7 @@ func TestNewPlayerEndCardAndResign(t *testing.T) {
 		}
 		// The name on one line, "wins!" on one line, two lines at most,
 		// and the buttons below the words.
-		lay := Eval[[]float64](p, fmt.Sprintf(`(() => {
+		lay := browsertest.Eval[[]float64](p, fmt.Sprintf(`(() => {
 			const e = document.querySelector(".gameover .result"), text = e.firstChild;
 			const lines = (from, to) => { const r = document.createRange(); r.setStart(text, from); r.setEnd(text, to);
 				return new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top))).size; };
@@ -652,11 +652,11 @@ func TestNewPlayerEndCardAndResign(t *testing.T) {
 			const lh = parseFloat(getComputedStyle(e).lineHeight);
 			const words = e.parentElement.getBoundingClientRect(), row = document.querySelector(".gameover > .row").getBoundingClientRect();
 			return [lines(0, name.length), lines(s.length - %d, s.length), Math.round(e.getBoundingClientRect().height / lh), e.getBoundingClientRect().width, row.top >= words.bottom - 1 ? 1 : 0];
-		})()`, jsString(botName[v.lang]), len([]rune(wins[v.lang]))))
+		})()`, browsertest.JSString(botName[v.lang]), len([]rune(wins[v.lang]))))
 		if lay[0] != 1 || lay[1] != 1 || lay[2] > 2 || lay[4] != 1 {
 			p.Fail("the end card's result: name on %v lines, %q on %v lines, %v lines in all, %vpx wide, buttons below: %v; want 1, 1, at most 2, below", lay[0], wins[v.lang], lay[1], lay[2], lay[3], lay[4] == 1)
 		}
-		p.Do("show the card", evalVoid(`document.querySelector(".gameover").scrollIntoView({block: "center"})`))
+		p.Do("show the card", browsertest.EvalVoid(`document.querySelector(".gameover").scrollIntoView({block: "center"})`))
 		npShot(p, "np-endcard-"+v.name)
 		t.Logf("%s: result %v lines, %.0fpx wide", v.name, lay[2], lay[3])
 		p.NoJSErrors()
@@ -666,10 +666,10 @@ func TestNewPlayerEndCardAndResign(t *testing.T) {
 // waitNoGesture waits until expr is true on p, evaluating it as the page's
 // own script would (WaitJS's polls run as user gestures, which would let
 // audio start).
-func waitNoGesture(p *Page, what, expr string, limit time.Duration) {
-	p.t.Helper()
+func waitNoGesture(p *browsertest.Page, what, expr string, limit time.Duration) {
+	p.T().Helper()
 	deadline := time.Now().Add(limit)
-	for !Eval[bool](p, expr) {
+	for !browsertest.Eval[bool](p, expr) {
 		if time.Now().After(deadline) {
 			p.Fail("waiting for %s (%s): timed out", what, expr)
 		}
@@ -683,8 +683,8 @@ func waitNoGesture(p *Page, what, expr string, limit time.Duration) {
 // sounds after it play. A context started without a gesture in a fresh
 // page does log the warning: the watch for it works.
 func TestNewPlayerSpectatorAudio(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	// countAudio counts the AudioContexts a page makes.
 	const countAudio = `(() => {
 		const A = window.AudioContext;
@@ -694,10 +694,10 @@ func TestNewPlayerSpectatorAudio(t *testing.T) {
 	})()`
 	// watch records the console's and the browser log's warnings about
 	// audio on p.
-	watch := func(p *Page) func() []string {
+	watch := func(p *browsertest.Page) func() []string {
 		var mu sync.Mutex
 		var seen []string
-		err := chromedp.Listen(p.ctx, func(ev any) {
+		err := chromedp.Listen(p.Context(), func(ev any) {
 			var text string
 			var args []*runtime.RemoteObject
 			switch e := ev.(type) {
@@ -730,17 +730,16 @@ func TestNewPlayerSpectatorAudio(t *testing.T) {
 	}
 
 	for _, v := range []npView{npViews[0], npViews[3]} {
-		id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"0": "easy", "1": "easy"}})
-		p := b.NewPage(v.name)
-		sizePage(p, v.w, v.h, v.mobile)
+		id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"0": "easy", "1": "easy"}})
+		p := v.open(b, false)
 		warnings := watch(p)
 		p.Open(fmt.Sprintf("%s/m/gomoku/%s?lang=%s", base, id, v.lang))
 		// Wait without WaitJS: its polls count as user gestures.
 		waitNoGesture(p, "sounds while watching", `(window.__chaguanSounds || []).filter((s) => !s.muted).length >= 3`, 60*time.Second)
-		if active := Eval[bool](p, `navigator.userActivation.hasBeenActive`); active {
+		if active := browsertest.Eval[bool](p, `navigator.userActivation.hasBeenActive`); active {
 			p.Fail("the page counts as touched before the test touched it: the check proves nothing")
 		}
-		if made := Eval[int](p, `window.__acMade`); made != 0 {
+		if made := browsertest.Eval[int](p, `window.__acMade`); made != 0 {
 			p.Fail("the page made %d AudioContexts before any gesture", made)
 		}
 		time.Sleep(300 * time.Millisecond) // let a warning arrive, were there one
@@ -761,7 +760,7 @@ func TestNewPlayerSpectatorAudio(t *testing.T) {
 	q := b.NewPage("control")
 	warnings := watch(q)
 	q.Open(base + "/?lang=en")
-	q.Do("a context without a gesture", evalVoid(`new AudioContext().resume().catch(() => {})`))
+	q.Do("a context without a gesture", browsertest.EvalVoid(`new AudioContext().resume().catch(() => {})`))
 	deadline := time.Now().Add(10 * time.Second)
 	for len(warnings()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(100 * time.Millisecond)

@@ -1,10 +1,11 @@
-package web_test
+package site_test
 
 import (
 	"context"
 	"fmt"
 	"testing"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chaguan/chaguan/rooms/redisstore"
 	"github.com/chaguan/chaguan/rooms/redistest"
 	"github.com/chaguan/chaguan/server/servertest"
@@ -12,12 +13,12 @@ import (
 
 // refusedClick clicks board point (x, y) on p while Redis is cut off: the
 // page shows want in an error toast and the board keeps its n moves.
-func refusedClick(p *Page, n, x, y int, want string) {
-	p.t.Helper()
-	p.WaitJS(fmt.Sprintf("my turn after %d moves", n), movesIs(n)+` && window.__chaguan.state.G.toMove === window.__chaguan.you`)
-	p.ClickXY(gomokuPoint(p, x, y))
-	p.WaitJS("the outage toast", fmt.Sprintf(`[...document.querySelectorAll("#toasts .toast.error")].some((e) => e.textContent.includes(%s))`, jsString(want)))
-	if got := Eval[int](p, `window.__chaguan.state.G.moves.length`); got != n {
+func refusedClick(p *browsertest.Page, n, x, y int, want string) {
+	p.T().Helper()
+	p.WaitJS(fmt.Sprintf("my turn after %d moves", n), browsertest.GomokuMovesIs(n)+` && window.__chaguan.state.G.toMove === window.__chaguan.you`)
+	p.ClickXY(browsertest.GomokuPoint(p, x, y))
+	p.WaitJS("the outage toast", fmt.Sprintf(`[...document.querySelectorAll("#toasts .toast.error")].some((e) => e.textContent.includes(%s))`, browsertest.JSString(want)))
+	if got := browsertest.Eval[int](p, `window.__chaguan.state.G.moves.length`); got != n {
 		p.Fail("a refused move shows: %d moves, want %d", got, n)
 	}
 }
@@ -37,24 +38,24 @@ func TestStorageOutageInBrowser(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	base := servertest.Start(t, servertest.Options{Store: st}).URL
-	b := StartBrowser(t)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
-	sizePage(ann, 1280, 800, false)
-	invite := createGomoku(ann, base, "Ann")
-	bob := seatBob(b, invite, "zh")
-	sizePage(bob, 390, 844, true)
+	browsertest.SizePage(ann, 1280, 800, false)
+	invite := browsertest.CreateGomoku(ann, base, "Ann")
+	bob := browsertest.SeatBob(b, invite, "zh")
+	browsertest.SizePage(bob, 390, 844, true)
 
 	proxy.Cut()
 	refusedClick(ann, 0, 7, 7, "storage is unavailable")
 	proxy.Mend()
-	place(ann, 0, 7, 7)
+	browsertest.PlaceStone(ann, 0, 7, 7)
 
 	proxy.Cut()
 	refusedClick(bob, 1, 8, 8, "存储暂时不可用")
 	b.Screenshots()
 	proxy.Mend()
-	place(bob, 1, 8, 8)
-	ann.WaitJS("Bob's move", movesIs(2))
+	browsertest.PlaceStone(bob, 1, 8, 8)
+	ann.WaitJS("Bob's move", browsertest.GomokuMovesIs(2))
 	ann.NoJSErrors()
 	bob.NoJSErrors()
 }

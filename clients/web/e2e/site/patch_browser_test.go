@@ -1,4 +1,4 @@
-package web_test
+package site_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/gongzhu"
 	"github.com/chaguan/chaguan/protocol"
@@ -17,10 +18,10 @@ import (
 // the same stateID: a spectator's page and a Go spectator without patches
 // watch the same Gong Zhu table of bots.
 func TestPatchesInBrowser(t *testing.T) {
-	b := StartBrowser(t)
+	b := browsertest.Start(t)
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(gongzhu.Game), BotDelay: 20 * time.Millisecond})
-	id := createBotTable(t, srv.URL)
-	full := dialWS(t, srv.URL, id, `{"type":"hello"}`)
+	id := browsertest.CreateGongzhuBotTable(t, srv.URL)
+	full := browsertest.DialGongzhuWS(t, srv.URL, id, `{"type":"hello"}`)
 	states := make(chan []byte, 4096)
 	go func() {
 		defer close(states)
@@ -36,7 +37,7 @@ func TestPatchesInBrowser(t *testing.T) {
 	p.Open(srv.URL + "/m/gongzhu/" + id)
 	p.WaitJSFor("60 moves through patches", `window.__chaguan && window.__chaguan.latest && window.__chaguan.latest.stateID >= 60`, time.Minute)
 	// The page's newest state, at once (the bots go on meanwhile).
-	page := Eval[string](p, `JSON.stringify((({stateID, G, ctx, log, you}) => ({stateID, G, ctx, log, you}))(window.__chaguan.latest))`)
+	page := browsertest.Eval[string](p, `JSON.stringify((({stateID, G, ctx, log, you}) => ({stateID, G, ctx, log, you}))(window.__chaguan.latest))`)
 	var got struct {
 		StateID int64           `json:"stateID"`
 		G       json.RawMessage `json:"G"`

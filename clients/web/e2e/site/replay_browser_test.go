@@ -1,8 +1,10 @@
-package web_test
+package site_test
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
 
 // TestReplayPage: a finished match's end card opens its replay; the page
@@ -11,20 +13,20 @@ import (
 // game's own board as a spectator saw it, also when the server answers
 // fewer steps than asked (a page cut at its byte bound).
 func TestReplayPage(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
-	id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
-	takeSeat0(ann, base, "gomoku", id, "Ann")
+	id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"}})
+	browsertest.TakeSeat0(ann, base, "gomoku", id, "Ann")
 	// Ann lets her bot play until the end.
 	ann.Click(`[data-action="autoplay"]`)
 	ann.WaitJSFor("the end card", `!!document.querySelector('.gameover [data-action="replay"]')`, 60e9)
-	total := Eval[int](ann, `window.__chaguan.state.stateID`) - 1
+	total := browsertest.Eval[int](ann, `window.__chaguan.state.stateID`) - 1
 	// The server cuts a page of big steps (a long match's) short at about
 	// 1 MiB and says where the rest start (next). Cut every page of this
 	// small match at 7 steps, as a long match's would be, so the page must
 	// follow next to have every step.
-	ann.Do("short replay pages", evalVoid(`(() => {
+	ann.Do("short replay pages", browsertest.EvalVoid(`(() => {
 		const f = window.fetch;
 		window.__replayCalls = 0;
 		window.fetch = async (url, opts) => {
@@ -40,36 +42,36 @@ func TestReplayPage(t *testing.T) {
 		};
 	})()`))
 	ann.Click(`.gameover [data-action="replay"]`)
-	ann.WaitJS("the replay page", fmt.Sprintf(`location.pathname === "/m/gomoku/" + %s + "/replay" && !!window.__chaguanReplay`, jsString(id)))
-	if n := Eval[int](ann, `window.__chaguanReplay.steps`); n != total+1 {
+	ann.WaitJS("the replay page", fmt.Sprintf(`location.pathname === "/m/gomoku/" + %s + "/replay" && !!window.__chaguanReplay`, browsertest.JSString(id)))
+	if n := browsertest.Eval[int](ann, `window.__chaguanReplay.steps`); n != total+1 {
 		ann.Fail("%d steps, want %d", n, total+1)
 	}
 	at := func(what string, n int) {
-		ann.t.Helper()
+		ann.T().Helper()
 		ann.WaitJS(what, fmt.Sprintf(`window.__chaguanReplay.at() === %d && document.querySelector("[data-field=counter]").textContent === "Step %d of %d" &&
 			document.querySelector("[data-field=step]").value === "%d"`, n, n, total, n))
 	}
 	at("opens on the last step", total)
 	ann.WaitText(".room-title", "Gomoku · replay")
-	if n := Eval[int](ann, `document.querySelectorAll("canvas[data-board=gomoku]").length`); n != 1 {
+	if n := browsertest.Eval[int](ann, `document.querySelectorAll("canvas[data-board=gomoku]").length`); n != 1 {
 		ann.Fail("%d gomoku boards on the replay page", n)
 	}
 	ann.Click(`[data-action="first"]`)
 	at("first", 0)
 	// Every step is there, at its own stateID, from pages of 7 steps.
 	ann.WaitJS("every step loaded", fmt.Sprintf(`Array.from({length: %d}, (_, i) => i).every((i) => window.__chaguanReplay.stateID(i) === i + 1)`, total+1))
-	if calls := Eval[int](ann, `window.__replayCalls`); calls < (total+1)/7 {
+	if calls := browsertest.Eval[int](ann, `window.__replayCalls`); calls < (total+1)/7 {
 		ann.Fail("%d replay requests for %d steps in pages of 7", calls, total+1)
 	}
 	ann.Click(`[data-action="forward"]`)
 	at("forward", 1)
-	ann.Do("arrow right", evalVoid(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`))
+	ann.Do("arrow right", browsertest.EvalVoid(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}))`))
 	at("arrow right", 2)
-	ann.Do("arrow left", evalVoid(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`))
+	ann.Do("arrow left", browsertest.EvalVoid(`document.dispatchEvent(new KeyboardEvent("keydown", {key: "ArrowLeft", bubbles: true}))`))
 	at("arrow left", 1)
 	ann.Click(`[data-action="back"]`)
 	at("back", 0)
-	ann.Do("slider", evalVoid(`(() => { const s = document.querySelector("[data-field=step]"); s.value = "3"; s.dispatchEvent(new Event("input", {bubbles: true})); })()`))
+	ann.Do("slider", browsertest.EvalVoid(`(() => { const s = document.querySelector("[data-field=step]"); s.value = "3"; s.dispatchEvent(new Event("input", {bubbles: true})); })()`))
 	at("slider", 3)
 	// The board is the spectator's at that step: three stones down, White
 	// to play the fourth.

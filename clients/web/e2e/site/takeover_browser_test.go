@@ -1,4 +1,4 @@
-package web_test
+package site_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
@@ -33,8 +34,8 @@ var takeoverTexts = map[string]struct{ timeout, told, yourTurn, youWin, youLose,
 // English and Chinese, and saves a screenshot of each page after the
 // takeover and at the end there.
 func TestClockTakeoverInBrowser(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	type size struct {
 		name   string
 		w, h   int64
@@ -75,7 +76,7 @@ func TestClockTakeoverInBrowser(t *testing.T) {
 				return
 			}
 			time.Sleep(700 * time.Millisecond) // let the toasts and fades settle
-			ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+			ctx, cancel := context.WithTimeout(p.Context(), 10*time.Second)
 			defer cancel()
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 			if err != nil {
@@ -93,10 +94,10 @@ func TestClockTakeoverInBrowser(t *testing.T) {
 
 // clockTakeover plays TestClockTakeoverInBrowser's match on p in lang;
 // shot saves a screenshot named after what it shows.
-func clockTakeover(t *testing.T, p *Page, base, lang string, shot func(what string)) {
+func clockTakeover(t *testing.T, p *browsertest.Page, base, lang string, shot func(what string)) {
 	t.Helper()
 	tx := takeoverTexts[lang]
-	id := createMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"},
+	id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "easy"},
 		"clock": map[string]any{"bank": 5, "perMove": 0}, "botDelayMs": 400})
 	p.Open(fmt.Sprintf("%s/m/gomoku/%s?lang=%s", base, id, lang))
 	p.Type(`[data-field="name"]`, "Ann")
@@ -104,7 +105,7 @@ func clockTakeover(t *testing.T, p *Page, base, lang string, shot func(what stri
 	p.WaitJS("seated", `window.__chaguan && window.__chaguan.you === "0"`)
 	// Her turn, with her controls, until her clock runs out.
 	p.WaitJS("her turn", fmt.Sprintf(`(() => { const s = document.querySelector(".gomoku-status");
-		return !!s && s.classList.contains("mine") && s.textContent.includes(%s); })()`, jsString(tx.yourTurn)))
+		return !!s && s.classList.contains("mine") && s.textContent.includes(%s); })()`, browsertest.JSString(tx.yourTurn)))
 	p.WaitJS("her controls", `!!document.querySelector('[data-move="resign"]')`)
 
 	// Three timeouts in a row (the first told to her as hers): the bot
@@ -113,31 +114,31 @@ func clockTakeover(t *testing.T, p *Page, base, lang string, shot func(what stri
 	p.WaitJSFor("the takeover", `window.__chaguan.you === "" && window.__chaguan.state.you === ""`, 30*time.Second)
 	p.WaitText(".toasts", tx.told)
 	p.WaitJS("the status line says why", fmt.Sprintf(`(() => { const s = document.querySelector(".host-status");
-		return !!s && !s.hidden && s.dataset.demoted === "clock.youTimedOut" && s.textContent.includes(%s); })()`, jsString(tx.told)))
+		return !!s && !s.hidden && s.dataset.demoted === "clock.youTimedOut" && s.textContent.includes(%s); })()`, browsertest.JSString(tx.told)))
 	p.WaitJS("the seat list shows the bot in her seat", fmt.Sprintf(`(() => {
 		const row = document.querySelector('.seat[data-seat="0"]');
 		return !!row && row.textContent.includes("Ann") && [...row.querySelectorAll(".pill")].some((e) => e.textContent.includes(%s))
 			&& !document.querySelector(".seat.mine") && !document.querySelector('[data-action="leave"], [data-action="autoplay"]');
-	})()`, jsString(tx.bot)))
+	})()`, browsertest.JSString(tx.bot)))
 	p.WaitJS("the board is a spectator's", fmt.Sprintf(`(() => { const s = document.querySelector(".gomoku-status");
 		return !!s && !s.classList.contains("mine") && !s.textContent.includes(%s) && !document.querySelector("[data-move]")
-			&& !document.querySelector(".gomoku-you") && !document.title.startsWith("●"); })()`, jsString(tx.yourTurn)))
-	p.Do("top", evalVoid(`window.scrollTo(0, 0)`))
+			&& !document.querySelector(".gomoku-you") && !document.title.startsWith("●"); })()`, browsertest.JSString(tx.yourTurn)))
+	p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
 	shot("takeover")
 
 	// The bots finish the match: the winner is announced, not to her.
 	p.WaitJSFor("the end", `!!window.__chaguan.state.ctx.gameover && !!document.querySelector(".gameover")`, 120*time.Second)
 	p.WaitJS("the end is told", `document.querySelector(".gomoku-status").classList.contains("over")`)
-	body := Eval[string](p, `document.body.innerText`)
+	body := browsertest.Eval[string](p, `document.body.innerText`)
 	for _, s := range []string{tx.youWin, tx.youLose, tx.yourTurn} {
 		if strings.Contains(body, s) {
 			p.Fail("the page says %q after the takeover:\n%s", s, body)
 		}
 	}
-	if Eval[bool](p, `!!document.querySelector('[data-action="play-again"]')`) {
+	if browsertest.Eval[bool](p, `!!document.querySelector('[data-action="play-again"]')`) {
 		p.Fail("the end card offers her to play again")
 	}
-	p.Do("top", evalVoid(`window.scrollTo(0, 0)`))
+	p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
 	shot("end")
 	p.NoJSErrors()
 
@@ -145,5 +146,5 @@ func clockTakeover(t *testing.T, p *Page, base, lang string, shot func(what stri
 	// as it does for a seat left from elsewhere.
 	p.Open(base + "/?lang=" + lang)
 	p.WaitJS("my matches says the seat passed to a bot", fmt.Sprintf(`(() => { const row = document.querySelector('.my-matches [data-match=%s]');
-		return !!row && row.textContent.includes(%s); })()`, jsString(id), jsString(tx.toBot)))
+		return !!row && row.textContent.includes(%s); })()`, browsertest.JSString(id), browsertest.JSString(tx.toBot)))
 }

@@ -1,4 +1,4 @@
-package web_test
+package threemonks_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/threemonks"
 	"github.com/chaguan/chaguan/server/servertest"
@@ -31,7 +32,7 @@ const tmNext = `(() => {
 // seat 1 and an easy bot in seat 2, and returns its ID.
 func createThreeMonks(t *testing.T, base string) string {
 	t.Helper()
-	return createMatch(t, base, "threemonks", map[string]any{"numPlayers": 3, "bots": map[string]string{"1": "normal", "2": "easy"}})
+	return browsertest.CreateMatch(t, base, "threemonks", map[string]any{"numPlayers": 3, "bots": map[string]string{"1": "normal", "2": "easy"}})
 }
 
 // TestThreeMonksInBrowser: a person and two bots play a whole 3-seat game
@@ -40,9 +41,10 @@ func createThreeMonks(t *testing.T, base string) string {
 // question with a button, and the game ends with the winner banner; the
 // table, the log and the status agree with the server's view.
 func TestThreeMonksInBrowser(t *testing.T) {
+	t.Parallel() // its own server and pages
 	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
 	id := createThreeMonks(t, srv.URL)
-	b := StartBrowser(t)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
 	ann.Open(fmt.Sprintf("%s/m/threemonks/%s?lang=en", srv.URL, id))
 	ann.Type(`[data-field="name"]`, "Ann")
@@ -57,18 +59,18 @@ func TestThreeMonksInBrowser(t *testing.T) {
 			ann.Fail("no end after %d steps", step)
 		}
 		ann.WaitJS("my move or the end", tmNext+` !== ""`)
-		switch next := Eval[string](ann, tmNext); next {
+		switch next := browsertest.Eval[string](ann, tmNext); next {
 		case "over":
 			checkThreeMonksEnd(ann, choices, decisions)
 			return
 		case "choose":
-			round := Eval[int](ann, tmG+`.round`)
+			round := browsertest.Eval[int](ann, tmG+`.round`)
 			// While choosing, the page holds nobody's card but my own.
-			if !Eval[bool](ann, `!`+tmG+`.revealed && Object.keys(`+tmG+`.players).join() === "0"`) {
-				ann.Fail("round %d: the view shows hidden cards: %s", round, Eval[string](ann, `JSON.stringify(`+tmG+`)`))
+			if !browsertest.Eval[bool](ann, `!`+tmG+`.revealed && Object.keys(`+tmG+`.players).join() === "0"`) {
+				ann.Fail("round %d: the view shows hidden cards: %s", round, browsertest.Eval[string](ann, `JSON.stringify(`+tmG+`)`))
 			}
-			locked := Eval[string](ann, `(`+tmG+`.lastCards[0] || "")`)
-			if locked != "" && !Eval[bool](ann, fmt.Sprintf(`(() => { const b = document.querySelector('[data-card=%q]'); return b.disabled && b.classList.contains("locked"); })()`, locked)) {
+			locked := browsertest.Eval[string](ann, `(`+tmG+`.lastCards[0] || "")`)
+			if locked != "" && !browsertest.Eval[bool](ann, fmt.Sprintf(`(() => { const b = document.querySelector('[data-card=%q]'); return b.disabled && b.classList.contains("locked"); })()`, locked)) {
 				ann.Fail("round %d: last round's %s is not greyed out", round, locked)
 			}
 			for _, c := range prefer {
@@ -81,7 +83,7 @@ func TestThreeMonksInBrowser(t *testing.T) {
 			choices++
 		default:
 			// An in-phase decision: click the first (default) button.
-			stateID := Eval[int](ann, `window.__chaguan.state.stateID`)
+			stateID := browsertest.Eval[int](ann, `window.__chaguan.state.stateID`)
 			ann.Click(`[data-ask]`)
 			ann.WaitJS("decision "+next, fmt.Sprintf(`window.__chaguan.state.stateID > %d`, stateID))
 			decisions++
@@ -90,12 +92,12 @@ func TestThreeMonksInBrowser(t *testing.T) {
 }
 
 // checkThreeMonksEnd checks the finished page against the view.
-func checkThreeMonksEnd(p *Page, choices, decisions int) {
-	p.t.Helper()
+func checkThreeMonksEnd(p *browsertest.Page, choices, decisions int) {
+	p.T().Helper()
 	// The banner waits until the last round's events have played out, one
 	// animation after another: on a loaded machine that can take a while.
 	p.WaitJSFor("the winner banner", `!!document.querySelector("[data-banner=threemonks]:not([hidden])")`, 90*time.Second)
-	over := Eval[map[string]any](p, `window.__chaguan.state.ctx.gameover`)
+	over := browsertest.Eval[map[string]any](p, `window.__chaguan.state.ctx.gameover`)
 	banner := p.Text(`[data-banner=threemonks]`)
 	status := p.Text(`[data-status=threemonks]`)
 	switch {
@@ -113,7 +115,7 @@ func checkThreeMonksEnd(p *Page, choices, decisions int) {
 		}
 	}
 	// The table shows every monk's water as the view has it.
-	if !Eval[bool](p, `[...document.querySelectorAll("[data-monk]")].every((m, i) =>
+	if !browsertest.Eval[bool](p, `[...document.querySelectorAll("[data-monk]")].every((m, i) =>
 		Number(m.querySelector("[data-water]").dataset.water) === `+tmG+`.monks[i].water)`) {
 		p.Fail("the water shown differs from the view")
 	}
@@ -122,5 +124,5 @@ func checkThreeMonksEnd(p *Page, choices, decisions int) {
 	if choices < 2 {
 		p.Fail("the game ended after %d choices", choices)
 	}
-	p.t.Logf("game over after %d choices and %d decisions: %s", choices, decisions, banner)
+	p.T().Logf("game over after %d choices and %d decisions: %s", choices, decisions, banner)
 }

@@ -1,4 +1,15 @@
-package web_test
+package threemonks_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chaguan/chaguan/clients/web/browsertest"
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/threemonks"
+	"github.com/chaguan/chaguan/server/servertest"
+)
 
 // Pacing for the Three Monks counters: every number on the table (water,
 // items, centre, supply taken, the token, the round in the status) belongs
@@ -29,7 +40,7 @@ const tmHistoryHook = `(() => {
 	} });
 })()`
 
-// tmCountersWatch is a watcher body (see installWatch): with A the state
+// tmCountersWatch is a watcher body (see browsertest.InstallWatch): with A the state
 // shown before and B the one on show, B's new events are split into those
 // the log has told and those still to come. A number that only events to
 // come touch must still show A's value; one only told events touch (or
@@ -88,12 +99,68 @@ const tmCountersWatch = `
 // checkTMCountersSampled fails unless the watcher checked the table many
 // times, some of them halfway through a state's events (so the test looked
 // at the moments that matter, not only at rest).
-func checkTMCountersSampled(p *Page) {
-	p.t.Helper()
-	checked := Eval[int](p, `window.__tmh.checked || 0`)
-	mid := Eval[int](p, `window.__tmh.mid || 0`)
-	p.t.Logf("counters checked %d times, %d of them halfway through a state's events", checked, mid)
+func checkTMCountersSampled(p *browsertest.Page) {
+	p.T().Helper()
+	checked := browsertest.Eval[int](p, `window.__tmh.checked || 0`)
+	mid := browsertest.Eval[int](p, `window.__tmh.mid || 0`)
+	p.T().Logf("counters checked %d times, %d of them halfway through a state's events", checked, mid)
 	if checked < 100 || mid < 10 {
 		p.Fail("the counters were checked %d times, %d halfway through: too few to tell", checked, mid)
 	}
+}
+
+// TestThreeMonksPacing: the page never asks (cards, decision buttons)
+// while the log is still telling the round, the question belongs to the
+// state whose events the log ends with, the end card comes with the
+// table's own winner banner, not before, and every number on the table
+// belongs to the moment the log has told (tmCountersWatch).
+func TestThreeMonksPacing(t *testing.T) {
+	t.Parallel() // its own server and pages
+	srv := servertest.Start(t, servertest.Options{Games: games.NewRegistry(threemonks.Game)})
+	id := createThreeMonks(t, srv.URL)
+	b := browsertest.Start(t)
+	p := b.NewPage("ann")
+	browsertest.SitIn(p, srv.URL, "threemonks", id, "en")
+	browsertest.InstallWatch(p, `
+		const s = window.__chaguan && window.__chaguan.state;
+		if (!s || !s.G || !s.G.monks) return "";
+		const g = s.G;
+		const asking = !!document.querySelector("[data-ask]:not([disabled])") || !!document.querySelector("[data-card]:not([disabled])");
+		const status = document.querySelector("[data-status=threemonks]").textContent;
+		const lis = document.querySelectorAll("[data-log=threemonks] li");
+		const evs = g.events.length ? g.events : g.lastEvents;
+		const last = evs.length ? evs[evs.length - 1].kind : "";
+		if (asking && /played out/.test(status)) return "asks while the round is played out: " + status;
+		if (asking && last && lis.length && lis[lis.length - 1].dataset.ev !== last) return "asks while the log ends with " + lis[lis.length - 1].dataset.ev + ", the state with " + last;
+		if (document.querySelector(".gameover") && !document.querySelector("[data-banner=threemonks]:not([hidden])")) return "the end card before the table's banner";
+		return "";`)
+	p.Do("record the states on show", browsertest.EvalVoid(tmHistoryHook))
+	browsertest.InstallWatch(p, tmCountersWatch)
+	prefer := []string{"drink", "fetch", "chant", "exchange", "rest"}
+	for step := 0; step < 400; step++ {
+		p.WaitJSFor("my move or the end", tmNext+` !== ""`, 90*time.Second)
+		next := browsertest.Eval[string](p, tmNext)
+		if next == "over" {
+			p.WaitJSFor("the end card", `!!document.querySelector(".gameover")`, 90*time.Second)
+			break
+		}
+		if next == "choose" {
+			locked := browsertest.Eval[string](p, `(`+tmG+`.lastCards[0] || "")`)
+			round := browsertest.Eval[int](p, tmG+`.round`)
+			for _, c := range prefer {
+				if c != locked {
+					p.Click(fmt.Sprintf(`[data-card=%q]`, c))
+					p.WaitJS("choice "+c, fmt.Sprintf(`(%s.players["0"].choice === %q || %s.round > %d || !!window.__chaguan.state.ctx.gameover)`, tmG, c, tmG, round))
+					break
+				}
+			}
+			continue
+		}
+		stateID := browsertest.Eval[int](p, `window.__chaguan.state.stateID`)
+		p.Click(`[data-ask]`)
+		p.WaitJS("decision "+next, fmt.Sprintf(`window.__chaguan.state.stateID > %d`, stateID))
+	}
+	browsertest.CheckWatch(p)
+	checkTMCountersSampled(p)
+	p.NoJSErrors()
 }

@@ -1,4 +1,4 @@
-package web_test
+package weiqi_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chaguan/chaguan/clients/web/browsertest"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -16,37 +17,6 @@ const weiqiCols = "ABCDEFGHJKLMNOPQRST"
 // weiqiName names point (x, y) of an n-line board, y = 0 the top row.
 func weiqiName(x, y, n int) string { return fmt.Sprintf("%c%d", weiqiCols[x], n-y) }
 
-// weiqiPoint returns the viewport coordinates of board point (x, y) of the
-// weiqi canvas on p, after scrolling it into view and waiting until the
-// board stops moving (it grows to fit when the host's notices above it
-// come and go). It mirrors the plugin's geometry: cell = width /
-// (n - 1 + 2.5), margin = 1.25 cell.
-func weiqiPoint(p *Page, x, y int) (float64, float64) {
-	p.t.Helper()
-	xy := Eval[[]float64](p, fmt.Sprintf(`(async () => {
-		const c = document.querySelector("canvas[data-board=weiqi]");
-		let r = null, prev = "";
-		for (let i = 0; i < 50; i++) {
-			c.scrollIntoView({block: "center"});
-			await new Promise((ok) => setTimeout(ok, 80));
-			r = c.getBoundingClientRect();
-			const key = [r.left, r.top, r.width].join();
-			if (key === prev) break;
-			prev = key;
-		}
-		const n = window.__chaguan.state.G.size;
-		const cell = r.width / (n - 1 + 2.5), pad = cell * 1.25;
-		return [r.left + pad + %d * cell, r.top + pad + %d * cell];
-	})()`, x, y), chromedp.EvalAwaitPromise)
-	if len(xy) != 2 {
-		p.Fail("board point %d,%d: got %v", x, y, xy)
-	}
-	return xy[0], xy[1]
-}
-
-// weiqiG is a JS expression for the page's latest view.
-const weiqiG = `window.__chaguan.state.G`
-
 // TestWeiqiAgainstBot: a person creates a 9x9 match against the normal bot
 // in the lobby, plays stones by clicking the board, asks to score with the
 // e key (the bot agrees), marks two of their own groups dead (a click, then
@@ -54,8 +24,8 @@ const weiqiG = `window.__chaguan.state.G`
 // generation by generation, and the count and the result shown are the
 // server's. The SGF link points at the match's record.
 func TestWeiqiAgainstBot(t *testing.T) {
-	base := startServer(t)
-	b := StartBrowser(t)
+	base := browsertest.StartServer(t)
+	b := browsertest.Start(t)
 	ann := b.NewPage("ann")
 	const limit = 60 * time.Second // generous: the machine may be busy
 
@@ -64,11 +34,11 @@ func TestWeiqiAgainstBot(t *testing.T) {
 	ann.Click(`.game-card[data-game="weiqi"] [data-action="new"]`)
 	ann.Do("choose 9x9 and the normal bot",
 		chromedp.WaitVisible(chromedp.CSS(`form[data-create="weiqi"] select[name="opt-size"]`)),
-		setSelect(`form[data-create="weiqi"] select[name="opt-size"]`, "9"),
-		setSelect(`form[data-create="weiqi"] select[data-seat="1"]`, "normal"))
+		browsertest.SetSelect(`form[data-create="weiqi"] select[name="opt-size"]`, "9"),
+		browsertest.SetSelect(`form[data-create="weiqi"] select[data-seat="1"]`, "normal"))
 	ann.Click(`form[data-create="weiqi"] [data-action="create"]`)
 	ann.WaitJSFor("the room, started", `location.pathname.startsWith("/m/weiqi/") && !!window.__chaguan && window.__chaguan.you === "0" && window.__chaguan.state.ctx.started`, limit)
-	ann.WaitJS("the board", `!!document.querySelector("canvas[data-board=weiqi]") && `+weiqiG+`.size === 9`)
+	ann.WaitJS("the board", `!!document.querySelector("canvas[data-board=weiqi]") && `+browsertest.WeiqiG+`.size === 9`)
 	ann.WaitText(".wq-status", "Your turn (Black)")
 
 	// Black plays three stones (the first free of a few points each time),
@@ -76,12 +46,12 @@ func TestWeiqiAgainstBot(t *testing.T) {
 	wants := [][2]int{{2, 2}, {6, 6}, {2, 6}, {6, 2}, {4, 4}, {1, 1}, {7, 7}, {1, 7}, {7, 1}}
 	var mine [][2]int
 	for len(mine) < 3 {
-		moves := Eval[int](ann, weiqiG+`.moves.length`)
-		ann.WaitJSFor(fmt.Sprintf("my turn after %d moves", moves), fmt.Sprintf(`%s.moves.length === %d && %s.toMove === "0"`, weiqiG, moves, weiqiG), limit)
+		moves := browsertest.Eval[int](ann, browsertest.WeiqiG+`.moves.length`)
+		ann.WaitJSFor(fmt.Sprintf("my turn after %d moves", moves), fmt.Sprintf(`%s.moves.length === %d && %s.toMove === "0"`, browsertest.WeiqiG, moves, browsertest.WeiqiG), limit)
 		var pt [2]int
 		found := false
 		for _, w := range wants {
-			if Eval[string](ann, fmt.Sprintf(`%s.board[%d][%d]`, weiqiG, w[1], w[0])) == "." {
+			if browsertest.Eval[string](ann, fmt.Sprintf(`%s.board[%d][%d]`, browsertest.WeiqiG, w[1], w[0])) == "." {
 				pt, found = w, true
 				break
 			}
@@ -89,31 +59,31 @@ func TestWeiqiAgainstBot(t *testing.T) {
 		if !found {
 			ann.Fail("no free point left among %v", wants)
 		}
-		x, y := weiqiPoint(ann, pt[0], pt[1])
+		x, y := browsertest.WeiqiPoint(ann, pt[0], pt[1])
 		ann.ClickXY(x, y)
-		ann.WaitJSFor(fmt.Sprintf("black's move %d", moves+1), fmt.Sprintf(`%s.moves.length > %d`, weiqiG, moves), limit)
-		if got, want := Eval[string](ann, fmt.Sprintf(`%s.moves[%d]`, weiqiG, moves)), weiqiName(pt[0], pt[1], 9); got != want {
+		ann.WaitJSFor(fmt.Sprintf("black's move %d", moves+1), fmt.Sprintf(`%s.moves.length > %d`, browsertest.WeiqiG, moves), limit)
+		if got, want := browsertest.Eval[string](ann, fmt.Sprintf(`%s.moves[%d]`, browsertest.WeiqiG, moves)), weiqiName(pt[0], pt[1], 9); got != want {
 			ann.Fail("a click on %s played %s", want, got)
 		}
 		mine = append(mine, pt)
 		// The seal pool names the last move.
-		ann.WaitJSFor("the bot's answer", fmt.Sprintf(`%s.moves.length >= %d && %s.toMove === "0"`, weiqiG, moves+2, weiqiG), limit)
-		ann.WaitJS("the seal pool shows the last move", fmt.Sprintf(`document.querySelector(".wq-chop").textContent === (%s.last === "pass" ? "Pass" : %s.last)`, weiqiG, weiqiG))
+		ann.WaitJSFor("the bot's answer", fmt.Sprintf(`%s.moves.length >= %d && %s.toMove === "0"`, browsertest.WeiqiG, moves+2, browsertest.WeiqiG), limit)
+		ann.WaitJS("the seal pool shows the last move", fmt.Sprintf(`document.querySelector(".wq-chop").textContent === (%s.last === "pass" ? "Pass" : %s.last)`, browsertest.WeiqiG, browsertest.WeiqiG))
 	}
-	if n := Eval[int](ann, `document.querySelectorAll(".wq-record li:not(.wq-empty)").length`); n < 6 {
+	if n := browsertest.Eval[int](ann, `document.querySelectorAll(".wq-record li:not(.wq-empty)").length`); n < 6 {
 		ann.Fail("the record lists %d moves, want at least 6", n)
 	}
 
 	// e asks to score; the bot agrees.
 	ann.Do("press e", chromedp.KeyEvent("e"))
-	ann.WaitJSFor("scoring", weiqiG+`.phase === "scoring"`, limit)
+	ann.WaitJSFor("scoring", browsertest.WeiqiG+`.phase === "scoring"`, limit)
 	ann.WaitText(".wq-status", "Scoring")
 
 	// A click marks the first black group dead...
 	first := weiqiName(mine[0][0], mine[0][1], 9)
-	x, y := weiqiPoint(ann, mine[0][0], mine[0][1])
+	x, y := browsertest.WeiqiPoint(ann, mine[0][0], mine[0][1])
 	ann.ClickXY(x, y)
-	ann.WaitJSFor(first+" marked dead", fmt.Sprintf(`(%s.dead || []).includes(%q)`, weiqiG, first), limit)
+	ann.WaitJSFor(first+" marked dead", fmt.Sprintf(`(%s.dead || []).includes(%q)`, browsertest.WeiqiG, first), limit)
 	// ...and the keyboard the second: an arrow shows the cursor where the
 	// click was, more arrows walk to the stone, d marks it.
 	second := weiqiName(mine[1][0], mine[1][1], 9)
@@ -137,10 +107,10 @@ func TestWeiqiAgainstBot(t *testing.T) {
 		}
 	}
 	ann.Do("walk the cursor and press d", chromedp.KeyEvent(keys), chromedp.KeyEvent("d"))
-	ann.WaitJSFor(second+" marked dead", fmt.Sprintf(`(%s.dead || []).includes(%q) && (%s.dead || []).includes(%q)`, weiqiG, first, weiqiG, second), limit)
+	ann.WaitJSFor(second+" marked dead", fmt.Sprintf(`(%s.dead || []).includes(%q) && (%s.dead || []).includes(%q)`, browsertest.WeiqiG, first, browsertest.WeiqiG, second), limit)
 
 	// Watch the generation the board shows, then approve.
-	ann.Do("watch the generations", evalVoid(`(() => {
+	ann.Do("watch the generations", browsertest.EvalVoid(`(() => {
 		window.__wqGens = [];
 		const root = document.querySelector(".wq");
 		new MutationObserver(() => { const g = root.dataset.gen; if (g !== "" && window.__wqGens[window.__wqGens.length - 1] !== g) window.__wqGens.push(g); })
@@ -148,9 +118,9 @@ func TestWeiqiAgainstBot(t *testing.T) {
 	})()`))
 	ann.WaitJSFor("the approve button", `(() => { const b = document.querySelector('[data-move="approve"]'); return !!b && !b.hidden && !b.disabled; })()`, limit)
 	ann.Click(`[data-move="approve"]`)
-	ann.WaitJSFor("the game over", weiqiG+`.phase === "over" && !!`+weiqiG+`.result && Array.isArray(`+weiqiG+`.evolution)`, limit)
+	ann.WaitJSFor("the game over", browsertest.WeiqiG+`.phase === "over" && !!`+browsertest.WeiqiG+`.result && Array.isArray(`+browsertest.WeiqiG+`.evolution)`, limit)
 	ann.WaitJSFor("the evolution finished", `document.querySelector(".wq").dataset.evolving === "0"`, limit)
-	gens := Eval[[]string](ann, `window.__wqGens`)
+	gens := browsertest.Eval[[]string](ann, `window.__wqGens`)
 	if len(gens) < 2 || gens[0] == "5" || gens[len(gens)-1] != "5" {
 		ann.Fail("the board showed generations %v, want several ending with 5", gens)
 	}
@@ -161,8 +131,8 @@ func TestWeiqiAgainstBot(t *testing.T) {
 	}
 
 	// The count and the result are the server's.
-	ann.WaitJSFor("the result shown", `(() => { const e = document.querySelector(".wq-result"); return !!e && !e.closest("[hidden]") && e.dataset.result === `+weiqiG+`.result; })()`, limit)
-	result := Eval[string](ann, weiqiG+`.result`)
+	ann.WaitJSFor("the result shown", `(() => { const e = document.querySelector(".wq-result"); return !!e && !e.closest("[hidden]") && e.dataset.result === `+browsertest.WeiqiG+`.result; })()`, limit)
+	result := browsertest.Eval[string](ann, browsertest.WeiqiG+`.result`)
 	want := weiqiResultEn(result)
 	if got := ann.Text(".wq-result"); got != want {
 		ann.Fail("result text %q, want %q (server result %q)", got, want, result)
@@ -170,19 +140,19 @@ func TestWeiqiAgainstBot(t *testing.T) {
 	if got := ann.Text(".wq-status"); !strings.HasPrefix(got, want) {
 		ann.Fail("status %q, want it to start with %q", got, want)
 	}
-	totals := Eval[[]string](ann, `[...document.querySelectorAll(".wq-score .wq-total")].map((e) => e.textContent)`)
-	server := Eval[[]float64](ann, `[`+weiqiG+`.score.black.total, `+weiqiG+`.score.white.total]`)
+	totals := browsertest.Eval[[]string](ann, `[...document.querySelectorAll(".wq-score .wq-total")].map((e) => e.textContent)`)
+	server := browsertest.Eval[[]float64](ann, `[`+browsertest.WeiqiG+`.score.black.total, `+browsertest.WeiqiG+`.score.white.total]`)
 	if len(totals) != 2 || totals[0] != fmt.Sprint(server[0]) || totals[1] != fmt.Sprint(server[1]) {
 		ann.Fail("totals shown %v, server's %v", totals, server)
 	}
 
 	// The record downloads as SGF.
-	matchID := Eval[string](ann, `window.__chaguan.matchID`)
-	href := Eval[string](ann, `document.querySelector("a[data-sgf=weiqi]").getAttribute("href")`)
+	matchID := browsertest.Eval[string](ann, `window.__chaguan.matchID`)
+	href := browsertest.Eval[string](ann, `document.querySelector("a[data-sgf=weiqi]").getAttribute("href")`)
 	if want := "/games/weiqi/" + matchID + "/sgf"; href != want {
 		ann.Fail("SGF link %q, want %q", href, want)
 	}
-	if !Eval[bool](ann, `document.querySelector("a[data-sgf=weiqi]").hasAttribute("download")`) {
+	if !browsertest.Eval[bool](ann, `document.querySelector("a[data-sgf=weiqi]").hasAttribute("download")`) {
 		ann.Fail("the SGF link lacks the download attribute")
 	}
 	ann.NoJSErrors()

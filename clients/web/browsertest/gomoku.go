@@ -1,0 +1,74 @@
+package browsertest
+
+import (
+	"fmt"
+	"time"
+)
+
+// GomokuPoint returns the viewport coordinates of board point (x, y) of the
+// gomoku canvas on p, after scrolling it into view. It mirrors the plugin's
+// layout: cell = width / (n - 1 + 2.2), margin = 1.1 cell.
+func GomokuPoint(p *Page, x, y int) (float64, float64) {
+	p.t.Helper()
+	xy := Eval[[]float64](p, fmt.Sprintf(`(() => {
+		const c = document.querySelector("canvas[data-board=gomoku]");
+		c.scrollIntoView({block: "center"});
+		const r = c.getBoundingClientRect();
+		const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
+		return [r.left + pad + %d * cell, r.top + pad + %d * cell];
+	})()`, x, y))
+	if len(xy) != 2 {
+		p.Fail("board point %d,%d: got %v", x, y, xy)
+	}
+	return xy[0], xy[1]
+}
+
+// GomokuMovesIs is a JS condition: the page's latest state has n moves.
+func GomokuMovesIs(n int) string {
+	return fmt.Sprintf(`window.__chaguan && window.__chaguan.state && window.__chaguan.state.G.moves.length === %d`, n)
+}
+
+// PlaceStone waits until it is p's turn after n moves, clicks (x, y) on the
+// canvas and waits for a state with more than n moves (a bot with no delay
+// may already have answered).
+func PlaceStone(p *Page, n, x, y int) {
+	p.t.Helper()
+	p.WaitJS(fmt.Sprintf("my turn after %d moves", n), GomokuMovesIs(n)+` && window.__chaguan.state.G.toMove === window.__chaguan.you`)
+	landed := fmt.Sprintf(`window.__chaguan.state.G.moves.length > %d && window.__chaguan.state.G.board[%d][%d] !== "."`, n, y, x)
+	// A click that lands while the page redraws the board (a state, a
+	// seat's clock) can be lost on a loaded machine: click again, up to
+	// three times, before waiting the full time.
+	for try := 0; try < 3; try++ {
+		cx, cy := GomokuPoint(p, x, y)
+		p.ClickXY(cx, cy)
+		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if Eval[bool](p, landed) {
+				return
+			}
+		}
+	}
+	p.WaitJS(fmt.Sprintf("move %d at %d,%d", n+1, x, y), landed)
+}
+
+// CreateGomoku makes a gomoku match from p's lobby as name, in English, and
+// waits for the room; it returns the invite link shown in the room.
+func CreateGomoku(p *Page, base, name string) string {
+	p.t.Helper()
+	return CreateGomokuIn(p, base, name, "en")
+}
+
+// CreateGomokuIn is createGomoku in language lang ("en" or "zh").
+func CreateGomokuIn(p *Page, base, name, lang string) string {
+	p.t.Helper()
+	p.Open(base + "/?lang=" + lang)
+	p.Type("#name-input", name)
+	p.Click(`.game-card[data-game="gomoku"] [data-action="new"]`)
+	p.Click(`form[data-create="gomoku"] [data-action="create"]`)
+	p.WaitJS("the room", `location.pathname.startsWith("/m/gomoku/") && !!window.__chaguan && window.__chaguan.you === "0"`)
+	p.WaitText(".room-title", map[string]string{"en": "Gomoku", "zh": "五子棋"}[lang])
+	invite := Eval[string](p, `document.querySelector("[data-field=invite]").value`)
+	if want := Eval[string](p, `location.origin + location.pathname`); invite != want {
+		p.Fail("invite link %q, want %q", invite, want)
+	}
+	return invite
+}
