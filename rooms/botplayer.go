@@ -179,7 +179,7 @@ type botJob struct {
 	ctx     context.Context // the manager's: cancelled when it stops
 	st      games.State
 	version int64
-	stateID int64 // the Record.Seq of st
+	stateID int64 // the Record.StateID of st
 	game    string
 	matchID string
 	seat    int

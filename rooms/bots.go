@@ -169,7 +169,7 @@ func (r *room) fireBot() {
 // (or the fallback's) is played.
 type thinking struct {
 	seat  int
-	seq   int64 // the Record.Seq the decision is for
+	seq   int64 // the Record.StateID the decision is for
 	since int64 // Unix ms: when the seat began deciding at seq
 	shown bool  // the viewers have been told
 }
