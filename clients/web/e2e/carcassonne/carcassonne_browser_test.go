@@ -1,19 +1,14 @@
 package carcassonne_test
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/chaguan/chaguan/clients/web/browsertest"
-	"github.com/chaguan/chaguan/server/servertest"
 )
 
 // ccScoresShown checks that the scores shown are the view's.
@@ -147,81 +142,4 @@ func TestCarcassonneAgainstBot(t *testing.T) {
 	}
 	bob.WaitText(".cc-status", "获胜")
 	bob.NoJSErrors()
-}
-
-// TestCarcassonneScreens saves screenshots (1280x800 and 390x844, en and
-// zh) of a game in play, in the meeple step and at the end into
-// $CHAGUAN_SHOTS for a person to look at. Skipped unless it is set.
-func TestCarcassonneScreens(t *testing.T) {
-	dir := os.Getenv("CHAGUAN_SHOTS")
-	if dir == "" {
-		t.Skip("CHAGUAN_SHOTS not set")
-	}
-	base := servertest.Start(t, servertest.Options{BotDelay: 20 * time.Millisecond}).URL
-	b := browsertest.Start(t)
-	shot := func(p *browsertest.Page, name string) {
-		time.Sleep(900 * time.Millisecond)
-		ctx, cancel := context.WithTimeout(p.Context(), 10*time.Second)
-		defer cancel()
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Logf("%s: %v", name, err)
-			return
-		}
-		_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
-	}
-	sizes := []struct {
-		name   string
-		w, h   int64
-		mobile bool
-	}{{"desk", 1280, 800, false}, {"phone", 390, 844, true}}
-	for _, sz := range sizes {
-		for _, lang := range []string{"en", "zh"} {
-			p := b.NewPage(sz.name + "-" + lang)
-			p.Do("size", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-				_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
-					Width: sz.w, Height: sz.h, DeviceScaleFactor: 1, Mobile: sz.mobile,
-				})
-				return err
-			}))
-			id := browsertest.CreateMatch(t, base, "carcassonne", map[string]any{"numPlayers": 2, "bots": map[string]string{"1": "normal"}})
-			browsertest.CarcassonneSit(p, base, id, lang, "Ann")
-			for turn := 0; turn < 3; turn++ {
-				browsertest.CarcassonneMyTurn(p, "my turn")
-				browsertest.CarcassonnePlayTurn(t, p, turn, false)
-			}
-			browsertest.CarcassonneMyTurn(p, "my turn")
-			p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
-			shot(p, fmt.Sprintf("cc-%s-%s-play", sz.name, lang))
-			cx, cy := browsertest.CarcassonneCentre(p, `.cc-cand`)
-			p.ClickXY(cx, cy)
-			shot(p, fmt.Sprintf("cc-%s-%s-selected", sz.name, lang))
-			// Keep playing until a meeple step.
-			for turn := 3; turn < 12; turn++ {
-				browsertest.CarcassonneMyTurn(p, "my turn")
-				n := browsertest.Eval[int](p, browsertest.CarcassonneG+`.board.length`)
-				c2x, c2y := browsertest.CarcassonneCentre(p, `.cc-cand`)
-				p.ClickXY(c2x, c2y)
-				p.Click(`[data-action="place"]`)
-				p.WaitJSFor("placed", fmt.Sprintf(`%s.board.length > %d`, browsertest.CarcassonneG, n), 30*time.Second)
-				if browsertest.Eval[bool](p, browsertest.CarcassonneG+`.phase === "meeple" && `+browsertest.CarcassonneG+`.current === 0`) {
-					p.WaitJS("spots", `!!document.querySelector(".cc-spot.live")`)
-					p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
-					shot(p, fmt.Sprintf("cc-%s-%s-meeple", sz.name, lang))
-					p.Click(`[data-option]`)
-					break
-				}
-			}
-			// A finished game of two bots, spectated.
-			end := browsertest.CreateMatch(t, base, "carcassonne", map[string]any{"numPlayers": 3, "bots": map[string]string{"0": "normal", "1": "normal", "2": "easy"}})
-			p.Open(fmt.Sprintf("%s/m/carcassonne/%s?lang=%s", base, end, lang))
-			p.WaitJSFor("the end", `!!window.__chaguan && !!window.__chaguan.state.ctx.gameover`, 120*time.Second)
-			p.WaitJS("the final box", `!!document.querySelector(".cc-final:not([hidden])")`)
-			p.Do("top", browsertest.EvalVoid(`window.scrollTo(0, 0)`))
-			shot(p, fmt.Sprintf("cc-%s-%s-end", sz.name, lang))
-			p.Do("scroll", browsertest.EvalVoid(`document.querySelector(".cc-final").scrollIntoView()`))
-			shot(p, fmt.Sprintf("cc-%s-%s-end2", sz.name, lang))
-			p.NoJSErrors()
-		}
-	}
 }

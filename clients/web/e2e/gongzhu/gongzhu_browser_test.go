@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -136,53 +135,6 @@ func signedScore(n int) string {
 		return "+" + strconv.Itoa(n)
 	}
 	return strconv.Itoa(n)
-}
-
-// TestGongzhuShots takes screenshots for a person to look at (desktop and
-// phone, English and Chinese, 3 and 4 seats). It runs only with
-// GONGZHU_SHOTS=dir.
-func TestGongzhuShots(t *testing.T) {
-	dir := os.Getenv("GONGZHU_SHOTS")
-	if dir == "" {
-		t.Skip("set GONGZHU_SHOTS=dir to take screenshots")
-	}
-	srv := browsertest.StartGongzhuServer(t, 0)
-	b := browsertest.Start(t)
-	for _, n := range []int{4, 3} {
-		for _, lang := range []string{"en", "zh"} {
-			p := b.NewPage(fmt.Sprintf("p%d%s", n, lang))
-			id := browsertest.CreateGongzhu(t, srv.URL, n)
-			browsertest.SitGongzhu(p, srv.URL, id, "Ann", lang)
-			for i := 0; i < 3; i++ {
-				code := browsertest.PlayLegalCard(p)
-				p.WaitJS("played", fmt.Sprintf(`!%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, code))
-			}
-			p.WaitJS("my turn", browsertest.GongzhuMyTurn)
-			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_desk.png", n, lang)), 1280, 900)
-			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_phone.png", n, lang)), 390, 844)
-			gzShot(p, filepath.Join(dir, fmt.Sprintf("gz%d_%s_360.png", n, lang)), 360, 740)
-			if n == 4 && lang == "en" {
-				for p.Text("[data-result=gongzhu] h3") != "Round 1 result" || !browsertest.Eval[bool](p, browsertest.GongzhuG+`.round === 2`) {
-					code := browsertest.PlayLegalCard(p)
-					p.WaitJS("played", fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, code))
-					if browsertest.Eval[bool](p, browsertest.GongzhuG+`.round === 2`) {
-						break
-					}
-				}
-				time.Sleep(300 * time.Millisecond)
-				gzShot(p, filepath.Join(dir, "gz4_en_roundover.png"), 1280, 900)
-				sam := b.NewPage("spectator")
-				sam.Open(fmt.Sprintf("%s/m/gongzhu/%s?lang=zh", srv.URL, id))
-				sam.WaitJS("the table", `!!document.querySelector("[data-table=gongzhu] [data-seat]")`)
-				gzShot(sam, filepath.Join(dir, "gz4_spectator_desk.png"), 1280, 900)
-			}
-		}
-	}
-}
-
-// gzShot takes a w×h screenshot of p with the status bar at the top.
-func gzShot(p *browsertest.Page, file string, w, h int64) {
-	gzShotAt(p, file, w, h, "[data-status=gongzhu]")
 }
 
 // gzShotAt takes a w×h screenshot of p with the element sel near the top.

@@ -17,7 +17,7 @@ import (
 // each seat's and team's round score, the seat that took the pig, the
 // sheep, the transformer and all hearts, and the totals, all as the
 // server's stored state has them. Nothing is kept in sessionStorage any
-// more. With GONGZHU_SHOTS=dir it also takes desktop and phone screenshots
+// more. With CHAGUAN_SHOTS=dir it also takes desktop and phone screenshots
 // of the 榜 in English and Chinese.
 func TestGongzhuRoundHistory(t *testing.T) {
 	t.Parallel() // each has its own server and pages; they wait mostly on the page's animations
@@ -45,7 +45,7 @@ func TestGongzhuRoundHistory(t *testing.T) {
 	sam.WaitJS("the spectator's table", `!!window.__chaguan && window.__chaguan.you === "" && !!document.querySelector("[data-table=gongzhu] [data-seat]")`)
 	checkRoundsTable(sam, s, "每局得分")
 
-	if dir := os.Getenv("GONGZHU_SHOTS"); dir != "" {
+	if dir := os.Getenv("CHAGUAN_SHOTS"); dir != "" {
 		for _, p := range []struct {
 			page *browsertest.Page
 			name string
