@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"time"
 )
 
 // GomokuPoint returns the viewport coordinates of board point (x, y) of the
@@ -30,25 +29,43 @@ func GomokuMovesIs(n int) string {
 
 // PlaceStone waits until it is p's turn after n moves, clicks (x, y) on the
 // canvas and waits for a state with more than n moves (a bot with no delay
-// may already have answered).
+// may already have answered). A click the page did not take (one that
+// lands while the page redraws the board can be lost on a loaded machine)
+// is made again, at most three times; a click that sent a move is never
+// repeated, however long its state takes to come: a second click could
+// play a second stone.
 func PlaceStone(p *Page, n, x, y int) {
 	p.t.Helper()
 	p.WaitJS(fmt.Sprintf("my turn after %d moves", n), GomokuMovesIs(n)+` && window.__chaguan.state.G.toMove === window.__chaguan.you`)
 	landed := fmt.Sprintf(`window.__chaguan.state.G.moves.length > %d && window.__chaguan.state.G.board[%d][%d] !== "."`, n, y, x)
-	// A click that lands while the page redraws the board (a state, a
-	// seat's clock) can be lost on a loaded machine: click again, up to
-	// three times, before waiting the full time.
-	for try := 0; try < 3; try++ {
+	for try := 1; ; try++ {
+		before := Eval[int](p, countMovesSent)
 		cx, cy := GomokuPoint(p, x, y)
 		p.ClickXY(cx, cy)
-		for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-			if Eval[bool](p, landed) {
-				return
-			}
+		if Eval[int](p, countMovesSent) > before || Eval[bool](p, landed) {
+			break
+		}
+		if try == 3 {
+			p.Fail("the click on %d,%d was made %d times and sent no move", x, y, try)
 		}
 	}
 	p.WaitJS(fmt.Sprintf("move %d at %d,%d", n+1, x, y), landed)
 }
+
+// countMovesSent is a JS expression: how many move messages the page has
+// sent on its WebSockets since the first time it was evaluated there (it
+// wraps WebSocket.prototype.send once to count them).
+const countMovesSent = `(() => {
+	if (window.__movesSent === undefined) {
+		window.__movesSent = 0;
+		const send = WebSocket.prototype.send;
+		WebSocket.prototype.send = function (d) {
+			if (typeof d === "string" && d.startsWith('{"type":"move"')) window.__movesSent++;
+			return send.call(this, d);
+		};
+	}
+	return window.__movesSent;
+})()`
 
 // CreateGomoku makes a gomoku match from p's lobby as name, in English, and
 // waits for the room; it returns the invite link shown in the room.

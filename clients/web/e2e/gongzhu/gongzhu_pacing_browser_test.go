@@ -3,7 +3,6 @@ package gongzhu_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chaguan/chaguan/clients/web/browsertest"
 )
@@ -50,25 +49,12 @@ func TestGongzhuPacing(t *testing.T) {
 	p.NoJSErrors()
 }
 
-// playCardPaced clicks a legal card and waits until the state has it
-// played. A click may land while the pacer redraws the hand (the trick
-// before is still being collected on a slow machine, so the card is not
-// clickable yet, or has moved): the page then still asks for a card, and
-// the click is made again, up to three times.
+// playCardPaced plays a legal card (browsertest.PlayLegalCard clicks
+// again only when the page did not take the click) and waits, on progress
+// and not on a clock, until the state has it played.
 func playCardPaced(p *browsertest.Page, n int) {
 	p.T().Helper()
-	for try := 1; ; try++ {
-		code := browsertest.PlayLegalCard(p)
-		played := fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, code)
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if browsertest.Eval[bool](p, played) {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		if try == 3 {
-			p.Fail("card %d (%s) was clicked %d times and never played", n, code, try)
-		}
-	}
+	code := browsertest.PlayLegalCard(p)
+	p.WaitJS(fmt.Sprintf("card %d (%s) played", n, code),
+		fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, code))
 }

@@ -106,7 +106,7 @@ func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 	browsertest.SitGongzhu(p, srv.URL, id, "安", "zh")
 	for i := 0; i < 13; i++ {
 		p.WaitJS("my turn", browsertest.GongzhuMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
-		time.Sleep(250 * time.Millisecond)
+		p.WaitJS("the hand at rest", browsertest.GongzhuHandAtRest)
 		code, x, y := browsertest.GongzhuCardPoint(p, ".gz-hand.turn .gz-card:not(.legal)")
 		if code == "" || x < 0 {
 			played := browsertest.PlayLegalCard(p)
