@@ -95,6 +95,23 @@ func PlayLegalCard(p *Page) string {
 	}
 }
 
+// PlayCard plays a legal card of seat 0's hand (PlayLegalCard makes sure
+// the page took the click) and waits, on progress and not on a clock, until
+// the server has it: the card out of the hand, or the round it was played
+// in over (its last card ends the round, and the next deal refills the
+// hand). n numbers the card in failure messages; it returns the card.
+func PlayCard(p *Page, n int) string {
+	p.t.Helper()
+	// At seat 0's turn the round cannot end before it plays, so the round
+	// read here is the one the card is played in.
+	p.WaitJS("my turn", GongzhuMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+	round := Eval[int](p, GongzhuG+`.round`)
+	code := PlayLegalCard(p)
+	p.WaitJS(fmt.Sprintf("card %d (%s) played", n, code),
+		fmt.Sprintf(`%s.round !== %d || !%s.players["0"].hand.includes(%q)`, GongzhuG, round, GongzhuG, code))
+	return code
+}
+
 // whatIsAt describes, for a failure message, what is under viewport point
 // x, y (the element, the card it belongs to) and the page's state then: the
 // hand's classes, the scroll, the toasts, the state on show and the latest

@@ -1,7 +1,6 @@
 package gongzhu_test
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/chaguan/chaguan/clients/web/browsertest"
@@ -40,21 +39,11 @@ func TestGongzhuPacing(t *testing.T) {
 		if (/Your turn/.test(status) && felt !== want) return "status " + status + " while the felt shows [" + felt + "], the state [" + want + "]";
 		return "";`)
 	for i := 0; i < 16; i++ {
-		playCardPaced(p, i+1)
+		browsertest.PlayCard(p, i+1)
 	}
 	if browsertest.Eval[int](p, browsertest.GongzhuG+`.round`) < 2 {
 		p.Fail("round 2 never came")
 	}
 	browsertest.CheckWatch(p)
 	p.NoJSErrors()
-}
-
-// playCardPaced plays a legal card (browsertest.PlayLegalCard clicks
-// again only when the page did not take the click) and waits, on progress
-// and not on a clock, until the state has it played.
-func playCardPaced(p *browsertest.Page, n int) {
-	p.T().Helper()
-	code := browsertest.PlayLegalCard(p)
-	p.WaitJS(fmt.Sprintf("card %d (%s) played", n, code),
-		fmt.Sprintf(`%s.round > 1 || !%s.players["0"].hand.includes(%q)`, browsertest.GongzhuG, browsertest.GongzhuG, code))
 }
