@@ -37,7 +37,9 @@ func (c *Conn) move(ctx context.Context, stateID *int64, name string, args []any
 }
 
 // Sync asks for the full current view and returns the next state received
-// after the request was sent.
+// after the request was sent. While the match changes, that may be a state
+// the server sent before it read the request (the answer follows it): to
+// wait for a given state, watch Latest or States instead.
 func (c *Conn) Sync(ctx context.Context) (*protocol.State, error) {
 	return c.await(ctx, protocol.ClientMessage{Type: protocol.TypeSync}, nil)
 }
