@@ -1,4 +1,4 @@
-package site_test
+package newplayer_test
 
 import (
 	"context"
