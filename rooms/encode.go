@@ -152,9 +152,7 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 		(len(rec.Moves) > 0 && (p.moves == nil || !sameSlice(p.movesOf, rec.Moves))) {
 		return json.Marshal(rec)
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, 256+160*len(rec.Seats)+len(rec.State)+len(p.log)+len(p.moves)+len(rec.SetupData)+len(rec.Gameover)))
-	enc := json.NewEncoder(buf)
-	err := enc.Encode(recordHead{
+	head, err := json.Marshal(recordHead{
 		ID: rec.ID, Game: rec.Game, NumPlayers: rec.NumPlayers, SetupData: rec.SetupData,
 		Unlisted: rec.Unlisted, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
 		Version: rec.Version, StateID: rec.StateID, Seats: rec.Seats,
@@ -162,24 +160,27 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf.Truncate(buf.Len() - 2) // the closing brace and Encode's newline
-	buf.WriteString(`,"state":`)
-	buf.Write(rec.State)
-	if len(rec.Log) > 0 { // omitempty
-		buf.WriteString(`,"log":`)
-		buf.Write(p.log)
-	}
-	if len(rec.Moves) > 0 { // omitempty
-		buf.WriteString(`,"moves":`)
-		buf.Write(p.moves)
-	}
-	tail := buf.Len()
-	if err := enc.Encode(recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options}); err != nil {
+	tail, err := json.Marshal(recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options})
+	if err != nil {
 		return nil, err
 	}
-	b := buf.Bytes()
-	b[tail] = ',' // the tail's opening brace: it always holds options
-	return b[:len(b)-1], nil
+	// One array of the record's exact length: it is tens of KB deep in a
+	// match (the state, the moves), and growing it as it is written cost a
+	// copy and a clear of all of it on every move.
+	b := make([]byte, 0, len(head)+len(`,"state":`)+len(rec.State)+len(`,"log":`)+len(p.log)+len(`,"moves":`)+len(p.moves)+len(tail))
+	b = append(b, head[:len(head)-1]...) // without its closing brace
+	b = append(b, `,"state":`...)
+	b = append(b, rec.State...)
+	if len(rec.Log) > 0 { // omitempty
+		b = append(b, `,"log":`...)
+		b = append(b, p.log...)
+	}
+	if len(rec.Moves) > 0 { // omitempty
+		b = append(b, `,"moves":`...)
+		b = append(b, p.moves...)
+	}
+	b = append(b, ',') // the tail's opening brace goes: it always holds options
+	return append(b, tail[1:]...), nil
 }
 
 // movesCache keeps the encoded move list between writes: a move appends
@@ -217,5 +218,6 @@ func (c *movesCache) encode(base int64, moves []MoveRecord) []byte {
 }
 
 func sameMove(a, b MoveRecord) bool {
-	return a.Seat == b.Seat && a.Move == b.Move && a.Timeout == b.Timeout && bytes.Equal(a.Args, b.Args)
+	return a.Seat == b.Seat && a.Move == b.Move && a.Timeout == b.Timeout && bytes.Equal(a.Args, b.Args) &&
+		a.Reason == b.Reason && (a.Fallback == b.Fallback || a.Fallback != nil && b.Fallback != nil && *a.Fallback == *b.Fallback)
 }

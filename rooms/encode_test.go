@@ -3,8 +3,10 @@ package rooms
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,6 +154,14 @@ func randomMoves(rng *rand.Rand, prefix []MoveRecord) []MoveRecord {
 		case 1:
 			mv.Args = json.RawMessage(`[{"x":-1,"y":2,"rotation":90}]`)
 		}
+		switch rng.IntN(6) {
+		case 0: // a bot's move with its reason
+			mv.Reason = strings.ToValidUTF8(randomString(rng), "?")
+		case 1: // a fallback's
+			mv.Fallback = &protocol.LogFallback{Level: "normal", Reason: "timeout"}
+		case 2:
+			mv.Timeout = true
+		}
 		moves = append(moves, mv)
 	}
 	return moves
@@ -164,13 +174,26 @@ func TestMovesCache(t *testing.T) {
 	var c movesCache
 	var moves []MoveRecord
 	for i := range 2000 {
-		switch rng.IntN(5) {
+		switch rng.IntN(6) {
 		case 0, 1, 2: // a move or a few
 			moves = randomMoves(rng, moves)
 		case 3: // another list
 			moves = randomMoves(rng, nil)
 		case 4: // an older, shorter list (a reload)
 			moves = moves[:rng.IntN(len(moves)+1)]
+		case 5: // the same move with another reason or fallback (a
+			// successor whose write failed, then the bot's next answer)
+			if len(moves) > 0 {
+				moves = slices.Clone(moves)
+				last := &moves[len(moves)-1]
+				if rng.IntN(2) == 0 {
+					last.Reason += "!"
+				} else if last.Fallback == nil {
+					last.Fallback = &protocol.LogFallback{Level: "normal", Reason: "error"}
+				} else {
+					last.Fallback = &protocol.LogFallback{Level: last.Fallback.Level, Reason: last.Fallback.Reason + "!"}
+				}
+			}
 		}
 		if len(moves) == 0 {
 			continue
@@ -309,5 +332,38 @@ func TestMovesCacheBase(t *testing.T) {
 	c.encode(0, a)
 	if got, want := c.encode(MovesPerChunk, b), mustMarshal(b); !bytes.Equal(got, want) {
 		t.Fatalf("got %s, want %s", got, want)
+	}
+}
+
+// TestAppendMoveInPlace: a move's record appends its entry to the moves'
+// array where it has room, without copying it, and the record it
+// follows still sees exactly its own moves, however many successors of
+// it are built (a dropped write, then another).
+func TestAppendMoveInPlace(t *testing.T) {
+	moves := make([]MoveRecord, 3, 8)
+	for i := range moves {
+		moves[i] = MoveRecord{Seat: i % 2, Move: "place", Args: json.RawMessage(fmt.Sprintf("[%d,0]", i))}
+	}
+	rec := &Record{StateID: 4, Moves: moves}
+	before := slices.Clone(rec.Moves)
+	a := appendMove(rec, MoveRecord{Seat: 1, Move: "place", Args: json.RawMessage(`[7,7]`)})
+	b := appendMove(rec, MoveRecord{Seat: 1, Move: "place", Args: json.RawMessage(`[8,8]`), Reason: "the centre"})
+	if !reflect.DeepEqual(rec.Moves, before) {
+		t.Fatalf("the record's moves changed: %+v, were %+v", rec.Moves, before)
+	}
+	if &a[0] != &rec.Moves[0] || &b[0] != &rec.Moves[0] {
+		t.Fatal("the successors' moves were copied, not appended in place")
+	}
+	want := append(slices.Clone(before), MoveRecord{Seat: 1, Move: "place", Args: json.RawMessage(`[8,8]`), Reason: "the centre"})
+	if !reflect.DeepEqual(b, want) {
+		t.Fatalf("the last successor's moves are %+v, want %+v", b, want)
+	}
+	// A full array is copied, as append does; incomplete moves are dropped.
+	full := &Record{StateID: 4, Moves: slices.Clip(before)}
+	if c := appendMove(full, MoveRecord{Move: "x"}); len(c) != 4 || &c[0] == &full.Moves[0] {
+		t.Fatalf("appending to a full array gave %d moves, shared %v", len(c), &c[0] == &full.Moves[0])
+	}
+	if c := appendMove(&Record{StateID: 9, Moves: before}, MoveRecord{Move: "x"}); c != nil {
+		t.Fatalf("a record missing moves got %d of them", len(c))
 	}
 }

@@ -175,16 +175,24 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 	return &nr, nil
 }
 
-// appendMove returns rec's unsealed moves with mv added, in a new array:
-// the old record keeps its own (commit may seal the oldest of them, see
-// sealMoves). A record whose moves are already incomplete (see
-// Record.Moves), or that holds maxMoves, gets none: they can never replay,
-// so the record stops carrying them.
+// appendMove returns rec's unsealed moves with mv added. It appends in
+// place when rec's array has room, as append does, so that a move costs
+// one entry and not a copy of up to MovesPerChunk of them: rec keeps
+// seeing its own len(rec.Moves) entries, which nothing writes again. The
+// entry after them is written by each successor of rec, and only one
+// successor of a record is ever committed: the room builds one at a time
+// and drops it when its write fails (then rec, or a record read back
+// from the store, is current again, and the next successor writes the
+// entry anew). Nothing keeps a dropped successor's moves (the moves'
+// encoding cache keeps a copy of its last entry, not the array). A record
+// whose moves are already incomplete (see Record.Moves), or that holds
+// maxMoves, gets none: they can never replay, so the record stops
+// carrying them.
 func appendMove(rec *Record, mv MoveRecord) []MoveRecord {
 	if !rec.movesComplete() || rec.SealedMoves+int64(len(rec.Moves)) >= maxMoves {
 		return nil
 	}
-	return append(rec.Moves[:len(rec.Moves):len(rec.Moves)], mv)
+	return append(rec.Moves, mv)
 }
 
 // moveArgs is a move's arguments as the record keeps them: none for an
