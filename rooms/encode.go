@@ -185,11 +185,11 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 
 // movesCache keeps the encoded move list between writes: a move appends
 // one entry, every other write keeps the list, so only new entries are
-// encoded. A list is a window of one match's moves from its base (the
-// moves sealed in chunks before it), so two lists of the same match with
-// the same base and the same entry at the end of the cached length extend
-// each other; another base (a chunk sealed, another record taken)
-// encodes anew. Each result is a new slice, never modified afterwards.
+// encoded, appended in place to the array kept. A list is a window of one
+// match's moves from its base (the moves sealed in chunks before it), so
+// two lists of the same match with the same base and the same entry at
+// the end of the cached length extend each other; another base (a chunk
+// sealed, another record taken) encodes anew.
 type movesCache struct {
 	base int64      // the index of the list's first entry in the match's moves
 	n    int        // entries encoded
@@ -198,23 +198,24 @@ type movesCache struct {
 }
 
 // encode returns exactly what json.Marshal gives for moves (non-empty),
-// the match's moves from index base on.
+// the match's moves from index base on. The result is valid until the
+// next call (which may write over its closing bracket): the room copies
+// it into the record it encodes at once.
 func (c *movesCache) encode(base int64, moves []MoveRecord) []byte {
 	if c.js == nil || base != c.base || len(moves) < c.n || (c.n > 0 && !sameMove(moves[c.n-1], c.last)) {
-		c.base, c.n, c.js = base, 0, []byte{'['}
+		c.base, c.n, c.js = base, 0, append(c.js[:0], '[')
 	}
-	js := append(make([]byte, 0, len(c.js)+40*(len(moves)-c.n)+1), c.js...)
 	for i, mv := range moves[c.n:] {
 		if c.n+i > 0 {
-			js = append(js, ',')
+			c.js = append(c.js, ',')
 		}
-		js = append(js, mustMarshal(mv)...)
+		c.js = append(c.js, mustMarshal(mv)...)
 	}
-	c.n, c.js = len(moves), js
+	c.n = len(moves)
 	if len(moves) > 0 {
 		c.last = moves[len(moves)-1]
 	}
-	return append(js[:len(js):len(js)], ']')
+	return append(c.js, ']')
 }
 
 func sameMove(a, b MoveRecord) bool {

@@ -38,8 +38,8 @@ func mustMarshal(v any) []byte {
 	return b
 }
 
-// movesJSON returns the JSON of rec.Moves for EncodeRecord, or nil when
-// there are none.
+// movesJSON returns the JSON of rec.Moves for encodeRecord, or nil when
+// there are none: valid until the next call.
 func (c *wireCache) movesJSON(rec *Record) []byte {
 	if len(rec.Moves) == 0 {
 		return nil
