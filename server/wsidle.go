@@ -44,6 +44,40 @@ type idleConn struct {
 	preBuf       *[]byte // pooled buffer behind pre; nil when none is held
 	rerr         error   // the last read error of fill
 	try          func(fd uintptr) bool
+	// wdl is the write deadline in place on the socket, and wdlSets how
+	// many times it was moved (for tests): see SetWriteDeadline.
+	wdl     time.Time
+	wdlSets int
+}
+
+// SetWriteDeadline moves the socket's write deadline only when it must.
+// gorilla sets it before every frame it writes (WriteWait from then), and
+// each move costs the runtime a timer update, a few percent of a busy
+// server's CPU. So a later deadline is passed on only when the one in
+// place gives less than half the time asked for; an earlier deadline, or
+// none, is passed on at once. A write thus fails after at least half the
+// time asked for (WriteWait) without progress, and at most the whole.
+// gorilla calls it under its write lock, one writer at a time.
+func (n *idleConn) SetWriteDeadline(t time.Time) error {
+	if !t.IsZero() && !n.wdl.IsZero() && !t.Before(n.wdl) {
+		now := time.Now()
+		if n.wdl.Sub(now) >= t.Sub(now)/2 {
+			return nil
+		}
+	}
+	n.wdl = t
+	n.wdlSets++
+	return n.TCPConn.SetWriteDeadline(t)
+}
+
+// SetDeadline sets both deadlines, keeping SetWriteDeadline's in step.
+func (n *idleConn) SetDeadline(t time.Time) error {
+	if err := n.TCPConn.SetReadDeadline(t); err != nil {
+		return err
+	}
+	n.wdl = t
+	n.wdlSets++
+	return n.TCPConn.SetWriteDeadline(t)
 }
 
 func (n *idleConn) Read(p []byte) (int, error) {
