@@ -48,6 +48,10 @@ const GongzhuG = `window.__chaguan.state.G`
 // 0 (the person in these tests) to play.
 const GongzhuMyTurn = `window.__chaguan.state.ctx.currentPlayer === "0"`
 
+// GongzhuMyTurnToPlay is true when it is seat 0's turn and its hand shows
+// a legal card to click.
+const GongzhuMyTurnToPlay = GongzhuMyTurn + ` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`
+
 // GongzhuHandAtRest is true when no card of the hand is moving (no CSS
 // transition or animation running on it).
 const GongzhuHandAtRest = `[...document.querySelectorAll(".gz-hand .gz-card")].every((c) => c.getAnimations().every((a) => a.playState !== "running"))`
@@ -62,7 +66,7 @@ const GongzhuHandAtRest = `[...document.querySelectorAll(".gz-hand .gz-card")].e
 func PlayLegalCard(p *Page) string {
 	p.t.Helper()
 	for try := 1; ; try++ {
-		p.WaitJS("my turn", GongzhuMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+		p.WaitJS("my turn", GongzhuMyTurnToPlay)
 		// Let the hand's transitions (the raise, a redraw) finish so the point
 		// stays on the card: waited for, not timed, as a loaded machine may
 		// take far longer than the transition's 200 ms.
@@ -104,7 +108,7 @@ func PlayCard(p *Page, n int) string {
 	p.t.Helper()
 	// At seat 0's turn the round cannot end before it plays, so the round
 	// read here is the one the card is played in.
-	p.WaitJS("my turn", GongzhuMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+	p.WaitJS("my turn", GongzhuMyTurnToPlay)
 	round := Eval[int](p, GongzhuG+`.round`)
 	code := PlayLegalCard(p)
 	p.WaitJS(fmt.Sprintf("card %d (%s) played", n, code),

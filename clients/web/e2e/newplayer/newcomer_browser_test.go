@@ -105,7 +105,7 @@ func TestGongzhuIllegalCardSaysWhy(t *testing.T) {
 	p := b.NewPage("ann")
 	browsertest.SitGongzhu(p, srv.URL, id, "安", "zh")
 	for i := 0; i < 13; i++ {
-		p.WaitJS("my turn", browsertest.GongzhuMyTurn+` && document.querySelectorAll(".gz-hand.turn .gz-card.legal").length > 0`)
+		p.WaitJS("my turn", browsertest.GongzhuMyTurnToPlay)
 		p.WaitJS("the hand at rest", browsertest.GongzhuHandAtRest)
 		code, x, y := browsertest.GongzhuCardPoint(p, ".gz-hand.turn .gz-card:not(.legal)")
 		if code == "" || x < 0 {
