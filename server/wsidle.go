@@ -65,9 +65,7 @@ func (n *idleConn) SetWriteDeadline(t time.Time) error {
 			return nil
 		}
 	}
-	n.wdl = t
-	n.wdlSets++
-	return n.TCPConn.SetWriteDeadline(t)
+	return n.moveWriteDeadline(t)
 }
 
 // SetDeadline sets both deadlines, keeping SetWriteDeadline's in step.
@@ -75,6 +73,12 @@ func (n *idleConn) SetDeadline(t time.Time) error {
 	if err := n.TCPConn.SetReadDeadline(t); err != nil {
 		return err
 	}
+	return n.moveWriteDeadline(t)
+}
+
+// moveWriteDeadline puts t on the socket as its write deadline and
+// remembers it.
+func (n *idleConn) moveWriteDeadline(t time.Time) error {
 	n.wdl = t
 	n.wdlSets++
 	return n.TCPConn.SetWriteDeadline(t)
