@@ -75,7 +75,7 @@ func testSmoke(t *testing.T, clientKind string) {
 	for _, rec := range recs {
 		started := rec.Seats[0].Taken() && rec.Seats[1].Taken()
 		if started && len(rec.Gameover) == 0 {
-			t.Errorf("match %s left unfinished at stateID %d", rec.ID, rec.Version)
+			t.Errorf("match %s left unfinished at version %d", rec.ID, rec.Version)
 		}
 	}
 	if rep.CPU == nil || rep.CPU.ServerSeconds <= 0 || rep.CPU.ServerPerMoveUs <= 0 {

@@ -57,7 +57,7 @@ type Store struct {
 type entry struct {
 	data    []byte
 	game    string
-	stateID int64
+	version int64
 	expires time.Time // gone once Now is not before it
 	// moves are the match's chunks of moves (rooms.MoveChunks), by
 	// number; an Update's entry takes over the map of the entry it
@@ -158,7 +158,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if s.live(rec.ID, now) != nil {
 		return fmt.Errorf("%w: %s", rooms.ErrExists, rec.ID)
 	}
-	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.Version, expires: now.Add(s.ttl)}
+	s.recs[rec.ID] = &entry{data: data, game: rec.Game, version: rec.Version, expires: now.Add(s.ttl)}
 	return nil
 }
 
@@ -220,10 +220,10 @@ func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byt
 	if e == nil {
 		return fmt.Errorf("%w: %s", rooms.ErrNotFound, rec.ID)
 	}
-	if e.stateID != prev {
-		return fmt.Errorf("%w: match %s is at stateID %d, not %d", rooms.ErrConflict, rec.ID, e.stateID, prev)
+	if e.version != prev {
+		return fmt.Errorf("%w: match %s is at version %d, not %d", rooms.ErrConflict, rec.ID, e.version, prev)
 	}
-	s.recs[rec.ID] = &entry{data: data, game: rec.Game, stateID: rec.Version, expires: now.Add(s.ttl), moves: e.moves}
+	s.recs[rec.ID] = &entry{data: data, game: rec.Game, version: rec.Version, expires: now.Add(s.ttl), moves: e.moves}
 	// Fan out under the lock so that subscribers see updates in Version
 	// order. They get the encoded record, which nobody writes again, and
 	// decode it only if they need it (a room skips the echo of its own

@@ -115,7 +115,7 @@ func TestUpdatesShareRoundTrips(t *testing.T) {
 			want = recs[i].Version
 		}
 		if got.Version != want {
-			t.Errorf("%s is at stateID %d, want %d", recs[i].ID, got.Version, want)
+			t.Errorf("%s is at version %d, want %d", recs[i].ID, got.Version, want)
 		}
 	}
 	if evalshas != n {

@@ -52,7 +52,7 @@ func TestKeyLayout(t *testing.T) {
 	}
 	var stored rooms.Record
 	if err := json.Unmarshal([]byte(fields["rec"]), &stored); err != nil || stored.Version != 2 {
-		t.Errorf("HGET %s rec: stateID %d, %v; want the record at stateID 2", key, stored.Version, err)
+		t.Errorf("HGET %s rec: version %d, %v; want the record at version 2", key, stored.Version, err)
 	}
 	if score, err := c.ZScore(ctx, prefix+":games:gomoku", "m1").Result(); err != nil || score <= 0 {
 		t.Errorf("ZSCORE %s:games:gomoku m1 = %v, %v; want a creation time", prefix, score, err)
@@ -84,7 +84,7 @@ func TestKeyLayout(t *testing.T) {
 			t.Fatalf("event with two subscribers = %.80s; want the stateID, then the record", msg.Payload)
 		}
 		if err := json.Unmarshal([]byte(msg.Payload), &ev); err != nil || ev.Record == nil || ev.Record.Version != 3 {
-			t.Fatalf("event with two subscribers = %.200s (%v); want the record at stateID 3", msg.Payload, err)
+			t.Fatalf("event with two subscribers = %.200s (%v); want the record at version 3", msg.Payload, err)
 		}
 	}
 	if keys, err := c.Keys(ctx, prefix+":*").Result(); err != nil || len(keys) != 2 {

@@ -469,7 +469,7 @@ func (h *hub) close() {
 }
 
 // recordEvent reads an update's event without decoding any record: the
-// notice {"stateID":N} that updateScript publishes, or
+// notice {"stateID":N} (N the record's Version) that updateScript publishes, or
 // {"stateID":N,"record":{…}} with the record, as earlier versions of this
 // store published it (so this version follows their writes during a
 // rolling upgrade; they ignore notices); subscribers decode that record

@@ -98,9 +98,9 @@ func decode(id string, data []byte) (*rooms.Record, error) {
 	return rec, nil
 }
 
-// Update is one EVALSHA of updateScript: compare the stored stateID with
+// Update is one EVALSHA of updateScript: compare the stored Version with
 // prev, write the record, renew the TTL and publish a notice of the new
-// stateID to the match's subscribers (see rooms.Event: a subscriber that
+// Version to the match's subscribers (see rooms.Event: a subscriber that
 // needs the record Gets it). rec.Version must be greater than prev.
 // rooms.ErrConflict if the stored Version differs, rooms.ErrNotFound if the
 // record is gone; then nothing changes. An ErrUnavailable error does not say whether the script
@@ -153,7 +153,7 @@ func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byt
 		if err := s.settle(ctx, rec.ID, rec.Version, v); err != nil {
 			return err
 		}
-		return fmt.Errorf("%w: match %s is at stateID %s, not %d", rooms.ErrConflict, rec.ID, v, prev)
+		return fmt.Errorf("%w: match %s is at version %s, not %d", rooms.ErrConflict, rec.ID, v, prev)
 	}
 	return fmt.Errorf("redisstore: update match %s: unexpected script reply %#v", rec.ID, res)
 }

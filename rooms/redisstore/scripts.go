@@ -38,7 +38,7 @@ func sharded(src string) *redis.Script {
 }
 
 // createScript stores a new record unless the key exists.
-// KEYS[1] record hash. ARGV[1] stateID, ARGV[2] record JSON, ARGV[3] TTL ms.
+// KEYS[1] record hash. ARGV[1] Version, ARGV[2] record JSON, ARGV[3] TTL ms.
 // Returns 1 when created, 0 when the key exists.
 var createScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -48,10 +48,11 @@ return 1
 `)
 
 // updateScript is the compare-and-set: it replaces the record only if the
-// stored stateID is ARGV[1], renews the TTL and publishes the event to the
+// stored Version (field sid) is ARGV[1], renews the TTL and publishes the event to the
 // match's channel. With one subscribed connection (usually the writer's
 // own process, whose room already has the record) the event is the notice
-// {"stateID":<new stateID>}; a subscriber that needs the record reads it
+// {"stateID":<new Version>} (the key keeps the name earlier versions of
+// this store gave it; it carries the record's Version); a subscriber that needs the record reads it
 // with HGET, and since the script wrote it before publishing, finds it (or
 // a later one). With more (viewers on other processes) it carries the
 // record, {"stateID":N,"record":<record JSON>}, which saves each of them
@@ -59,9 +60,9 @@ return 1
 // with PUBSUB SHARDNUMSUB and publishes with SPUBLISH; subscribers are on
 // the slot's master (go-redis subscribes there), so the count is complete.
 // KEYS[1] record hash, KEYS[2] events channel.
-// ARGV[1] prev stateID, ARGV[2] new stateID, ARGV[3] record JSON, ARGV[4] TTL ms.
+// ARGV[1] prev Version, ARGV[2] new Version, ARGV[3] record JSON, ARGV[4] TTL ms.
 // Returns 1 when updated, 0 when the record is missing, or the stored
-// stateID (a string) on a conflict.
+// Version (a string) on a conflict.
 var updateScript = redis.NewScript(updateSrc)
 
 const updateSrc = `

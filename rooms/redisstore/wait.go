@@ -356,13 +356,13 @@ func shortOf(err error) *ShortError {
 // that have it have the record too. It returns nil when they confirm (the
 // caller reports the conflict) and an error wrapping rooms.ErrUnavailable
 // when they do not, which the room does not take as made.
-func (s *Store) settle(ctx context.Context, id string, newStateID int64, stored string) error {
-	if s.wait == nil || stored != strconv.FormatInt(newStateID, 10) {
+func (s *Store) settle(ctx context.Context, id string, newVersion int64, stored string) error {
+	if s.wait == nil || stored != strconv.FormatInt(newVersion, 10) {
 		return nil
 	}
 	key := s.recKey(id)
 	if err := s.waited(ctx, key, do(ctx, "pexpire", key, s.ttlMs())).Err(); err != nil {
-		return unavailable("update match", id, fmt.Errorf("its stateID %d is stored, perhaps by this very update: %w", newStateID, err))
+		return unavailable("update match", id, fmt.Errorf("its version %d is stored, perhaps by this very update: %w", newVersion, err))
 	}
 	return nil
 }
