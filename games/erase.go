@@ -120,7 +120,11 @@ func newState[S any, V any](r Rules[S, V], s S) state[S, V] {
 func (x state[S, V]) public() *publicView {
 	p := x.pub
 	p.once.Do(func() {
-		p.js, p.err = x.appendView(nil, Spectator)
+		if a, ok := any(x.r).(PublicViewAppender[S]); ok {
+			p.js = a.AppendPublicView(nil, x.s)
+		} else {
+			p.js, p.err = x.appendView(nil, Spectator)
+		}
 		p.at = -1
 		if i := bytes.Index(p.js, []byte(`"players":{}`)); i >= 0 {
 			p.at = i + len(`"players":{`)

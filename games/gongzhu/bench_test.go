@@ -2,6 +2,8 @@ package gongzhu
 
 import (
 	"testing"
+
+	"github.com/chaguan/chaguan/games"
 )
 
 func benchRound(b *testing.B, n int, level string) {
@@ -48,6 +50,62 @@ func BenchmarkNormalDecision(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, _, err := r.Bot(LevelNormal, v, seat, rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchRoundStates is every state of a 4-seat round played by easy bots
+// after rounds finished rounds.
+func benchRoundStates(b *testing.B, rounds int) []State {
+	s := newState(b, 4, 1)
+	rng := botRNG(1)
+	levels := []string{LevelEasy, LevelEasy, LevelEasy, LevelEasy}
+	for range rounds {
+		s = playRound(b, s, levels, rng)
+	}
+	var out []State
+	for round := s.Round; s.Round == round; {
+		out = append(out, s)
+		seat := s.Current()
+		name, args, err := Rules{}.Bot(LevelEasy, Rules{}.View(s, seat), seat, rng)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s, err = (Rules{}).Apply(s, seat, name, args); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return out
+}
+
+// BenchmarkPublicView writes the spectators' view of each state of the
+// 11th round, as the room does once per move: with the round's cached
+// JSON (AppendPublicView, what the room uses) and built whole (View and
+// its AppendJSON).
+func BenchmarkPublicView(b *testing.B) {
+	states := benchRoundStates(b, 10)
+	b.Run("cached", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			Rules{}.AppendPublicView(nil, states[i%len(states)])
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			Rules{}.View(states[i%len(states)], games.Spectator).AppendJSON(nil)
+		}
+	})
+}
+
+// BenchmarkStateJSON writes each state of the 11th round's JSON, as the
+// record does on every move.
+func BenchmarkStateJSON(b *testing.B) {
+	states := benchRoundStates(b, 10)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := states[i%len(states)].AppendJSON(nil); err != nil {
 			b.Fatal(err)
 		}
 	}

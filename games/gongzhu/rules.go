@@ -240,7 +240,7 @@ func (s *State) endRound() {
 	for i := range scores {
 		s.Totals[i] += scores[i]
 	}
-	s.LastRound = &RoundResult{Round: s.Round, Leader: s.FirstLeader, Tricks: s.Tricks, Scores: scores}
+	s.LastRound = &RoundResult{Round: s.Round, Leader: s.FirstLeader, Tricks: s.Tricks, Scores: scores, enc: new(roundJSON)}
 	s.History = appendHistory(s.History, summarize(s.Round, taken, scores, s.Totals))
 	s.Round++
 	s.FirstLeader = (s.FirstLeader + 1) % s.Seats

@@ -60,6 +60,11 @@ type RoundResult struct {
 	Leader int     `json:"leader"` // the round's first leader
 	Tricks []Trick `json:"tricks"`
 	Scores []int   `json:"scores"`
+	// enc is the JSON every state of the next round writes alike,
+	// encoded once for them all (roundjson.go); nil in a result that was
+	// not made by the rules' round end (one decoded from JSON), whose
+	// states encode it every time.
+	enc *roundJSON
 }
 
 // Taken lists the cards each of n seats took in the round's tricks.

@@ -46,6 +46,23 @@ func (s State) AppendJSON(b []byte) ([]byte, error) {
 	b = strconv.AppendInt(b, int64(s.TricksPlayed), 10)
 	b = append(b, `,"totals":`...)
 	b = appendInts(b, s.Totals)
+	if e := s.roundJSON(); e != nil && e.state != nil {
+		b = append(b, e.state...)
+	} else {
+		b = s.appendRoundTail(b)
+	}
+	b = append(b, `,"secret":{"rng":`...)
+	rng, err := json.Marshal(s.Secret.RNG)
+	if err != nil {
+		return b, err
+	}
+	b = append(b, rng...)
+	return append(b, "}}"...), nil
+}
+
+// appendRoundTail appends the state's "lastRound" and "history" members,
+// which every state of a round holds alike (roundjson.go caches them).
+func (s State) appendRoundTail(b []byte) []byte {
 	if r := s.LastRound; r != nil {
 		b = append(b, `,"lastRound":{"round":`...)
 		b = strconv.AppendInt(b, int64(r.Round), 10)
@@ -61,13 +78,7 @@ func (s State) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"history":`...)
 		b = games.AppendList(b, s.History, appendRoundSummary)
 	}
-	b = append(b, `,"secret":{"rng":`...)
-	rng, err := json.Marshal(s.Secret.RNG)
-	if err != nil {
-		return b, err
-	}
-	b = append(b, rng...)
-	return append(b, "}}"...), nil
+	return b
 }
 
 // cardsValid reports whether every card of the state can be encoded.

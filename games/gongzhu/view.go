@@ -121,7 +121,12 @@ type TeamScore struct {
 }
 
 // View builds viewer's view (a seat, or games.Spectator).
-func (Rules) View(s State, viewer int) View {
+func (Rules) View(s State, viewer int) View { return view(s, viewer, true) }
+
+// view builds viewer's view; without tail, it leaves out what every state
+// of a round shows alike (LastRound, History, Teams, Scoreboard), which
+// AppendPublicView takes from the round's cache instead.
+func view(s State, viewer int, tail bool) View {
 	v := View{
 		Seats:       s.Seats,
 		Round:       s.Round,
@@ -149,7 +154,7 @@ func (Rules) View(s State, viewer int) View {
 	for _, t := range s.Tricks {
 		n += len(t.Plays)
 	}
-	if s.LastRound != nil {
+	if s.LastRound != nil && tail {
 		for _, t := range s.LastRound.Tricks {
 			n += len(t.Plays)
 		}
@@ -163,6 +168,9 @@ func (Rules) View(s State, viewer int) View {
 		v.PointCards[i] = PointCards(taken[i])
 	}
 	v.RoundScores = ScoreRound(taken)
+	if !tail {
+		return v
+	}
 	if r := s.LastRound; r != nil {
 		rv := &RoundView{Round: r.Round, FirstLead: r.Leader, Scores: slices.Clone(r.Scores)}
 		for _, t := range r.Tricks {

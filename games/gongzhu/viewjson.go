@@ -23,6 +23,12 @@ func (v View) AppendJSON(b []byte) []byte {
 		return append(b, j...)
 	}
 	b = slices.Grow(b, 1024+200*(len(v.Tricks)+len(v.History)))
+	return v.appendTail(v.appendHead(b))
+}
+
+// appendHead appends the view's JSON up to "lastRound", without the
+// closing brace: what changes from move to move.
+func (v View) appendHead(b []byte) []byte {
 	b = append(b, `{"seats":`...)
 	b = strconv.AppendInt(b, int64(v.Seats), 10)
 	b = append(b, `,"round":`...)
@@ -45,7 +51,13 @@ func (v View) AppendJSON(b []byte) []byte {
 	b = append(b, `,"totals":`...)
 	b = appendInts(b, v.Totals)
 	b = append(b, `,"tricksPerRound":`...)
-	b = strconv.AppendInt(b, int64(v.TricksTotal), 10)
+	return strconv.AppendInt(b, int64(v.TricksTotal), 10)
+}
+
+// appendTail appends the view's members from "lastRound" on and the
+// closing brace: the part every state of a round shows alike, which
+// Rules.AppendPublicView takes from the round's cache (roundjson.go).
+func (v View) appendTail(b []byte) []byte {
 	if r := v.LastRound; r != nil {
 		b = append(b, `,"lastRound":{"round":`...)
 		b = strconv.AppendInt(b, int64(r.Round), 10)
