@@ -133,6 +133,20 @@ func (x state[S, V]) public() *publicView {
 	return p
 }
 
+// SeatViewsSpliced reports whether g's seat views are its spectators'
+// view with the seat's own entry spliced into "players" (its rules are
+// SeatEntries): a seat's view then changes as the spectators' does, but
+// for that entry, which the room's patches use.
+func SeatViewsSpliced(g Game) bool {
+	s, ok := g.(interface{ seatViewsSpliced() bool })
+	return ok && s.seatViewsSpliced()
+}
+
+func (e erased[S, V]) seatViewsSpliced() bool {
+	_, ok := any(e.r).(SeatEntries[S])
+	return ok
+}
+
 func (x state[S, V]) Status() Status { return x.r.Status(x.s) }
 
 func (x state[S, V]) Apply(seat int, name string, args json.RawMessage) (State, error) {

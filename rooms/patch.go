@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/protocol"
 )
 
@@ -860,6 +861,12 @@ func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
 			return o
 		}
 	}
+	if fromV == toV && fromV >= 0 {
+		if ops, ok := p.seatOps(from, fromV); ok {
+			p.views = append(p.views, patchOps{from: from, fromV: fromV, toV: toV, ops: ops})
+			return &p.views[len(p.views)-1]
+		}
+	}
 	d := &p.d
 	d.out, d.copied = d.out[:0], d.copied[:0]
 	d.path = append(d.path[:0], "/G"...)
@@ -872,6 +879,75 @@ func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
 	d.known[0].mem, d.known[1].mem, d.memo = nil, nil, nil
 	p.views = append(p.views, patchOps{from: from, fromV: fromV, toV: toV, ops: bytes.Clone(d.out), err: err})
 	return &p.views[len(p.views)-1]
+}
+
+// seatOps works out the operations on seat's G from the spectators' when
+// the seat's view is the spectators' with only the content of its
+// "players" object added, in both frames (what games.SeatEntries games
+// write: Gong Zhu's hand and legal cards): the spectators' operations,
+// worked out once for all seats, and those on the seat's own players
+// object. Their paths are apart (the spectators' "players" is {} in both
+// frames, so none of their operations touches it), so either order gives
+// the same document. ok is false when that shape is not there, or the
+// spectators' G was replaced whole: viewOps then diffs the seat's G whole.
+func (p *patchSet) seatOps(from *frame, seat int) (ops []byte, ok bool) {
+	if !from.spliced || !p.to.spliced {
+		return nil, false
+	}
+	// The spectators' operations first: their diff splits the two G's
+	// (frame.members), the second one only where it differs from the first.
+	spec := p.viewOps(from, games.Spectator, games.Spectator)
+	if spec.err != nil || bytes.Contains(spec.ops, []byte(`"path":"/G",`)) {
+		return nil, false
+	}
+	a, okA := from.seatPlayers(seat)
+	b, okB := p.to.seatPlayers(seat)
+	if !okA || !okB {
+		return nil, false
+	}
+	ops = bytes.Clone(spec.ops)
+	d := &p.d
+	d.out, d.copied = d.out[:0], d.copied[:0]
+	d.path = append(d.path[:0], "/G/players"...)
+	if err := d.diff(a, b); err != nil {
+		return nil, false
+	}
+	if len(d.out) > 0 {
+		if len(ops) > 0 {
+			ops = append(ops, ',')
+		}
+		ops = append(ops, d.out...)
+	}
+	if len(ops) > d.replaceLen(p.to.g(seat)) {
+		return nil, false // the whole G is shorter: viewOps replaces it
+	}
+	return ops, true
+}
+
+// seatPlayers returns the "players" object of seat's G when that G is the
+// spectators' G (whose "players" is {}) with only that object's content
+// added; ok is false otherwise.
+func (f *frame) seatPlayers(seat int) (players []byte, ok bool) {
+	spec, g := f.g(games.Spectator), f.g(seat)
+	at := -1
+	for _, m := range f.members(games.Spectator, nil, nil) {
+		if string(m.key) == `"players"` {
+			if string(m.val) == "{}" {
+				at = offset(spec, m.val) + 1 // just inside the braces
+			}
+			break
+		}
+	}
+	extra := len(g) - len(spec)
+	if at < 0 || extra < 0 || !bytes.HasPrefix(g, spec[:at]) || !bytes.HasSuffix(g, spec[at:]) {
+		return nil, false
+	}
+	// What was added must be the object's whole content, not the end of
+	// it and members after it ({"players":{"0":…},"x":{}…).
+	if end, err := protocol.SkipValue(g, at-1); err != nil || end != at+extra+1 {
+		return nil, false
+	}
+	return g[at-1 : at+extra+1], true
 }
 
 // members returns the members of viewer's G, split once per frame: a

@@ -161,7 +161,10 @@ type frame struct {
 	// public: the game's view is the same for every viewer
 	// (games.Info.PublicView).
 	public bool
-	clock  []byte // the JSON of the clocks at this change; nil without a clock
+	// spliced: each seat's view is the spectators' with the seat's entry
+	// in "players" (games.SeatViewsSpliced), which patches use (seatOps).
+	spliced bool
+	clock   []byte // the JSON of the clocks at this change; nil without a clock
 	// thinking is the JSON of the seat thinking at this change
 	// (protocol.Thinking); nil when none is.
 	thinking []byte
@@ -170,7 +173,7 @@ type frame struct {
 }
 
 func (r *room) frame() *frame {
-	f := &frame{rec: r.rec, st: r.st, seq: r.rec.StateID, public: r.game.Info().PublicView}
+	f := &frame{rec: r.rec, st: r.st, seq: r.rec.StateID, public: r.game.Info().PublicView, spliced: games.SeatViewsSpliced(r.game)}
 	f.head = make([]byte, 0, 64+len(r.id))
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)

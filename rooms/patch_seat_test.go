@@ -1,0 +1,85 @@
+package rooms
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/games/gongzhu"
+	"github.com/chaguan/chaguan/games/threemonks"
+	"github.com/chaguan/chaguan/protocol"
+)
+
+// TestPatchSeatOpsFromSpectators checks seatOps: over 300 moves of Gong
+// Zhu, a round's end among them, every seat's operations are the
+// spectators' plus those on its own players object, and applied to the
+// seat's view they give its new view; a game whose seat views are not
+// the spectators' with an entry spliced in never takes that way.
+func TestPatchSeatOpsFromSpectators(t *testing.T) {
+	if !games.SeatViewsSpliced(gongzhu.Game) || games.SeatViewsSpliced(threemonks.Game) {
+		t.Fatal("SeatViewsSpliced: want true for gongzhu, false for threemonks")
+	}
+	r := testRoom(t, gongzhu.Game, 4, 5)
+	rng := rand.New(rand.NewPCG(5, 6))
+	prev := r.frame()
+	whole := 0
+	for i := range 300 {
+		before := r.st.Status()
+		name, args, err := r.st.Bot("easy", before.Current, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next, err := r.st.Apply(before.Current, name, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nr, err := r.successor(before.Current, name, args, before, next, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.rec, r.st = nr, next
+		f := r.frame()
+		p := patchSet{to: f}
+		for seat := range 4 {
+			ops, ok := p.seatOps(prev, seat)
+			if !ok {
+				// Only where the spectators' G is replaced whole (the
+				// first round's end, when "lastRound" first appears).
+				if spec := p.viewOps(prev, games.Spectator, games.Spectator); !strings.Contains(string(spec.ops), `"path":"/G",`) {
+					t.Fatalf("move %d seat %d: seatOps not taken; the spectators' operations: %s", i, seat, spec.ops)
+				}
+				whole++
+				continue
+			}
+			var list []protocol.PatchOp
+			if err := json.Unmarshal(append(append([]byte("["), ops...), ']'), &list); err != nil {
+				t.Fatalf("move %d seat %d: %v in %s", i, seat, err, ops)
+			}
+			doc, _ := protocol.DecodeDoc(withG(prev.g(seat)))
+			want, _ := protocol.DecodeDoc(withG(f.g(seat)))
+			got, err := protocol.ApplyPatch(doc, list)
+			if err != nil {
+				t.Fatalf("move %d seat %d: %v", i, seat, err)
+			}
+			if string(mustMarshal(got)) != string(mustMarshal(want)) {
+				t.Fatalf("move %d seat %d: the operations do not give the view: %s", i, seat, ops)
+			}
+		}
+		prev = f
+	}
+	if whole > 4 {
+		t.Fatalf("seatOps not taken for %d seats' moves", whole)
+	}
+
+	tm := testRoom(t, threemonks.Game, 3, 5)
+	a := tm.frame()
+	p := patchSet{to: a}
+	if _, ok := p.seatOps(a, 0); ok {
+		t.Fatal("seatOps taken for threemonks")
+	}
+}
+
+// withG is {"G":g}: the operations' paths start at the message's G.
+func withG(g []byte) []byte { return append(append([]byte(`{"G":`), g...), '}') }
