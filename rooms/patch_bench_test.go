@@ -71,22 +71,7 @@ func gongzhuFrames(tb testing.TB, depth int) []*frame {
 		if i >= depth {
 			fs = append(fs, r.frame())
 		}
-		before := r.st.Status()
-		seat := before.Current
-		name, args, err := r.st.Bot("easy", seat, rng)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		next, err := r.st.Apply(seat, name, args)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		nr, err := r.successor(seat, name, args, before, next, false)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		nr.Version++
-		r.rec, r.st = nr, next
+		r.easyStep(tb, rng)
 	}
 	fs = append(fs, r.frame())
 	for _, f := range fs {
@@ -207,20 +192,7 @@ func TestPatchJSONDiffAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	prev := r.frame()
 	for range 60 {
-		before := r.st.Status()
-		name, args, err := r.st.Bot("easy", before.Current, rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		next, err := r.st.Apply(before.Current, name, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nr, err := r.successor(before.Current, name, args, before, next, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.rec, r.st = nr, next
+		r.easyStep(t, rng)
 		f := r.frame()
 		for _, v := range benchViewers {
 			var d differ
@@ -344,21 +316,7 @@ func gongzhuFramesAt(tb testing.TB, depth, n int) []*frame {
 		if i >= depth {
 			fs = append(fs, r.frame())
 		}
-		before := r.st.Status()
-		name, args, err := r.st.Bot("easy", before.Current, rng)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		next, err := r.st.Apply(before.Current, name, args)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		nr, err := r.successor(before.Current, name, args, before, next, false)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		nr.Version++
-		r.rec, r.st = nr, next
+		r.easyStep(tb, rng)
 	}
 	return append(fs, r.frame())
 }

@@ -26,20 +26,7 @@ func TestPatchSeatOpsFromSpectators(t *testing.T) {
 	prev := r.frame()
 	whole := 0
 	for i := range 300 {
-		before := r.st.Status()
-		name, args, err := r.st.Bot("easy", before.Current, rng)
-		if err != nil {
-			t.Fatal(err)
-		}
-		next, err := r.st.Apply(before.Current, name, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		nr, err := r.successor(before.Current, name, args, before, next, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.rec, r.st = nr, next
+		r.easyStep(t, rng)
 		f := r.frame()
 		p := patchSet{to: f}
 		for seat := range 4 {

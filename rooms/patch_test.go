@@ -348,6 +348,16 @@ func (p *pair) check(t testing.TB) (last wireMsg) {
 // and broadcasts it with ack to mover when mover holds that seat.
 func (r *room) botMove(t testing.TB, rng *rand.Rand, movers map[int]*Viewer) {
 	t.Helper()
+	seat := r.easyStep(t, rng)
+	ack := int64(r.rec.StateID * 10)
+	r.broadcast(movers[seat], &ack)
+}
+
+// easyStep makes the next move, chosen by the easy bot of the (first)
+// seat to move, as the room's record and state, without broadcasting it;
+// it returns the seat that moved.
+func (r *room) easyStep(t testing.TB, rng *rand.Rand) int {
+	t.Helper()
 	before := r.st.Status()
 	seat := before.Movers(r.rec.NumPlayers)[0]
 	name, args, err := r.st.Bot("easy", seat, rng)
@@ -364,8 +374,7 @@ func (r *room) botMove(t testing.TB, rng *rand.Rand, movers map[int]*Viewer) {
 	}
 	nr.Version = r.rec.Version + 1
 	r.rec, r.st = nr, next
-	ack := int64(r.rec.StateID * 10)
-	r.broadcast(movers[seat], &ack)
+	return seat
 }
 
 // presence stores a change of who is connected: a new record, the same
