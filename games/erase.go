@@ -133,18 +133,30 @@ func (x state[S, V]) public() *publicView {
 	return p
 }
 
-// SeatViewsSpliced reports whether g's seat views are its spectators'
-// view with the seat's own entry spliced into "players" (its rules are
-// SeatEntries): a seat's view then changes as the spectators' does, but
-// for that entry, which the room's patches use.
-func SeatViewsSpliced(g Game) bool {
-	s, ok := g.(interface{ seatViewsSpliced() bool })
-	return ok && s.seatViewsSpliced()
+// SeatEntry appends viewer's entry of the "players" object of its view
+// (`"1":{…}`, or nothing when it has none) when st's views are the
+// spectators' view with that entry spliced in (its rules are
+// SeatEntries, and the spectators' view holds `"players":{}`): a seat's
+// view then changes as the spectators' does, but for that entry, which
+// the room's patches use. ok is false when st's views are not so made.
+func SeatEntry(st State, b []byte, viewer int) (_ []byte, ok bool) {
+	e, ok := st.(interface {
+		seatEntry(b []byte, viewer int) ([]byte, bool)
+	})
+	if !ok {
+		return b, false
+	}
+	return e.seatEntry(b, viewer)
 }
 
-func (e erased[S, V]) seatViewsSpliced() bool {
-	_, ok := any(e.r).(SeatEntries[S])
-	return ok
+func (x state[S, V]) seatEntry(b []byte, viewer int) ([]byte, bool) {
+	if x.pub == nil || viewer == Spectator {
+		return b, false
+	}
+	if p := x.public(); p.err != nil || p.at < 0 {
+		return b, false
+	}
+	return any(x.r).(SeatEntries[S]).AppendSeatEntry(b, x.s, viewer), true
 }
 
 func (x state[S, V]) Status() Status { return x.r.Status(x.s) }

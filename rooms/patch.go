@@ -803,7 +803,7 @@ func (p *patchSet) message(held sentView, seat int) (m *patchMsg) {
 		body = appendYou(body, seat)
 		body = append(body, '}')
 	}
-	if len(body)+len(patchHead)+40 >= p.to.fullLen(p.to.g(p.to.viewOf(seat)))-40 {
+	if len(body)+len(patchHead)+40 >= p.to.fullLen(p.to.gLen(p.to.viewOf(seat)))-40 {
 		return m // the whole view, as a state, is shorter
 	}
 	m.body, m.ok = body, true
@@ -888,21 +888,17 @@ func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
 // worked out once for all seats, and those on the seat's own players
 // object. Their paths are apart (the spectators' "players" is {} in both
 // frames, so none of their operations touches it), so either order gives
-// the same document. ok is false when that shape is not there, or the
-// spectators' G was replaced whole: viewOps then diffs the seat's G whole.
+// the same document, and the seat's view itself is never encoded. ok is
+// false when that shape is not there, or the spectators' G was replaced
+// whole: viewOps then diffs the seat's G whole.
 func (p *patchSet) seatOps(from *frame, seat int) (ops []byte, ok bool) {
-	if !from.spliced || !p.to.spliced {
-		return nil, false
-	}
-	// The spectators' operations first: their diff splits the two G's
-	// (frame.members), the second one only where it differs from the first.
-	spec := p.viewOps(from, games.Spectator, games.Spectator)
-	if spec.err != nil || bytes.Contains(spec.ops, []byte(`"path":"/G",`)) {
-		return nil, false
-	}
 	a, okA := from.seatPlayers(seat)
 	b, okB := p.to.seatPlayers(seat)
 	if !okA || !okB {
+		return nil, false
+	}
+	spec := p.viewOps(from, games.Spectator, games.Spectator)
+	if spec.err != nil || bytes.Contains(spec.ops, []byte(`"path":"/G",`)) {
 		return nil, false
 	}
 	ops = bytes.Clone(spec.ops)
@@ -918,7 +914,7 @@ func (p *patchSet) seatOps(from *frame, seat int) (ops []byte, ok bool) {
 		}
 		ops = append(ops, d.out...)
 	}
-	if len(ops) > d.replaceLen(p.to.g(seat)) {
+	if len(ops) > len(`{"op":"replace","path":"/G","value":}`)+p.to.gLen(seat) {
 		return nil, false // the whole G is shorter: viewOps replaces it
 	}
 	return ops, true
@@ -926,28 +922,22 @@ func (p *patchSet) seatOps(from *frame, seat int) (ops []byte, ok bool) {
 
 // seatPlayers returns the "players" object of seat's G when that G is the
 // spectators' G (whose "players" is {}) with only that object's content
-// added; ok is false otherwise.
+// added (games.SeatEntry); ok is false otherwise.
 func (f *frame) seatPlayers(seat int) (players []byte, ok bool) {
-	spec, g := f.g(games.Spectator), f.g(seat)
-	at := -1
-	for _, m := range f.members(games.Spectator, nil, nil) {
-		if string(m.key) == `"players"` {
-			if string(m.val) == "{}" {
-				at = offset(spec, m.val) + 1 // just inside the braces
-			}
-			break
-		}
-	}
-	extra := len(g) - len(spec)
-	if at < 0 || extra < 0 || !bytes.HasPrefix(g, spec[:at]) || !bytes.HasSuffix(g, spec[at:]) {
+	if seat < 0 {
 		return nil, false
 	}
-	// What was added must be the object's whole content, not the end of
-	// it and members after it ({"players":{"0":…},"x":{}…).
-	if end, err := protocol.SkipValue(g, at-1); err != nil || end != at+extra+1 {
-		return nil, false
+	if b, ok := f.entries.get(seat); ok {
+		return b, b != nil
 	}
-	return g[at-1 : at+extra+1], true
+	b, ok := games.SeatEntry(f.st, []byte{'{'}, seat)
+	if ok {
+		b = append(b, '}')
+	} else {
+		b = nil
+	}
+	f.entries.put(seat, b)
+	return b, ok
 }
 
 // members returns the members of viewer's G, split once per frame: a

@@ -161,9 +161,10 @@ type frame struct {
 	// public: the game's view is the same for every viewer
 	// (games.Info.PublicView).
 	public bool
-	// spliced: each seat's view is the spectators' with the seat's entry
-	// in "players" (games.SeatViewsSpliced), which patches use (seatOps).
-	spliced bool
+	// entries are the seats' "players" objects, when their views are the
+	// spectators' with that object's content spliced in (games.SeatEntry;
+	// frame.seatPlayers): nil for a seat whose view is not.
+	entries seatCache
 	clock   []byte // the JSON of the clocks at this change; nil without a clock
 	// thinking is the JSON of the seat thinking at this change
 	// (protocol.Thinking); nil when none is.
@@ -173,7 +174,7 @@ type frame struct {
 }
 
 func (r *room) frame() *frame {
-	f := &frame{rec: r.rec, st: r.st, seq: r.rec.StateID, public: r.game.Info().PublicView, spliced: games.SeatViewsSpliced(r.game)}
+	f := &frame{rec: r.rec, st: r.st, seq: r.rec.StateID, public: r.game.Info().PublicView}
 	f.head = make([]byte, 0, 64+len(r.id))
 	f.head = append(f.head, `{"type":"state","matchID":`...)
 	f.head = append(f.head, mustMarshal(r.id)...)
@@ -227,7 +228,7 @@ func (f *frame) g(viewer int) []byte {
 
 func (f *frame) encode(seat int, ack *int64) []byte {
 	g := f.g(f.viewOf(seat))
-	b := make([]byte, 0, f.fullLen(g))
+	b := make([]byte, 0, f.fullLen(len(g)))
 	b = append(b, f.head...)
 	if ack != nil {
 		b = append(b, `,"ack":`...)
@@ -254,10 +255,22 @@ func (f *frame) encode(seat int, ack *int64) []byte {
 	return append(b, '}')
 }
 
-// fullLen is about the length of a state message with view g, ack and
-// seat included.
-func (f *frame) fullLen(g []byte) int {
-	return len(f.head) + len(g) + len(f.ctx) + len(f.players) + len(f.log) + len(f.clock) + len(f.thinking) + 80
+// fullLen is about the length of a state message with a view of gLen
+// bytes, ack and seat included.
+func (f *frame) fullLen(gLen int) int {
+	return len(f.head) + gLen + len(f.ctx) + len(f.players) + len(f.log) + len(f.clock) + len(f.thinking) + 80
+}
+
+// gLen is len(f.g(viewer)), without encoding a seat's view that is the
+// spectators' with its players object spliced in.
+func (f *frame) gLen(viewer int) int {
+	if g, ok := f.views.get(viewer); ok {
+		return len(g)
+	}
+	if p, ok := f.seatPlayers(viewer); ok {
+		return len(f.g(games.Spectator)) + len(p) - len("{}")
+	}
+	return len(f.g(viewer))
 }
 
 // appendYou appends the JSON of the wire "you" for seat.

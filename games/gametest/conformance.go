@@ -206,6 +206,9 @@ func checkViews(t *testing.T, st games.State, n int, secretWords []string, publi
 		if err := CheckAppendView(st, viewer); err != nil {
 			t.Fatal(err)
 		}
+		if err := CheckSeatEntry(st, viewer); err != nil {
+			t.Fatal(err)
+		}
 		if isolation {
 			if err := viewIsolated(st, viewer, b); err != nil {
 				t.Fatal(err)
@@ -237,6 +240,34 @@ func CheckAppendView(st games.State, viewer int) error {
 	}
 	if !bytes.HasPrefix(got, prefix) || !bytes.Equal(got[len(prefix):], want) {
 		return fmt.Errorf("AppendView(%d) wrote\n%s\nbut json.Marshal gives\n%s%s", viewer, got, prefix, want)
+	}
+	return nil
+}
+
+// CheckSeatEntry checks games.SeatEntry: where it says viewer's view is
+// the spectators' with viewer's entry spliced into "players", it is, to
+// the byte (the room's patches build a seat's from the spectators' so).
+func CheckSeatEntry(st games.State, viewer int) error {
+	entry, ok := games.SeatEntry(st, nil, viewer)
+	if !ok {
+		return nil
+	}
+	spec, err := json.Marshal(st.View(games.Spectator))
+	if err != nil {
+		return err
+	}
+	want, err := json.Marshal(st.View(viewer))
+	if err != nil {
+		return err
+	}
+	at := bytes.Index(spec, []byte(`"players":{}`))
+	if at < 0 {
+		return fmt.Errorf("SeatEntry(%d) is there, but the spectators' view has no \"players\":{}:\n%s", viewer, spec)
+	}
+	at += len(`"players":{`)
+	got := append(append(append([]byte(nil), spec[:at]...), entry...), spec[at:]...)
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("the spectators' view with SeatEntry(%d) spliced in is\n%s\nbut the seat's view is\n%s", viewer, got, want)
 	}
 	return nil
 }
