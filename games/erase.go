@@ -44,7 +44,9 @@ type State interface {
 	// View is viewer's filtered view (a seat or Spectator), ready for JSON.
 	View(viewer int) any
 	// AppendView appends the JSON of View(viewer) to b: json.Marshal's
-	// bytes, written by the view itself when it is a JSONAppender.
+	// bytes, written by the view itself when it is a JSONAppender. With
+	// b nil the result may be bytes the state keeps (the spectators'
+	// view of SeatEntries rules, encoded once): never write into it.
 	AppendView(b []byte, viewer int) ([]byte, error)
 	// Bot asks bot level to choose seat's move from the seat's view: the
 	// value View(seat) builds, handed over without a JSON round trip. A
@@ -195,6 +197,9 @@ func (x state[S, V]) AppendView(b []byte, viewer int) ([]byte, error) {
 		return x.appendView(b, viewer)
 	}
 	if viewer == Spectator {
+		if b == nil {
+			return p.js[:len(p.js):len(p.js)], nil // an append to it copies
+		}
 		return append(b, p.js...), nil
 	}
 	b = append(b, p.js[:p.at]...)

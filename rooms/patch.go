@@ -57,6 +57,15 @@ type differ struct {
 	copied []copiedVal
 }
 
+// scratch returns d emptied, its buffers kept for another diff: a room
+// keeps them between broadcasts, so its patches do not grow new ones on
+// every move. Nothing of the frames diffed stays referenced.
+func (d *differ) scratch() differ {
+	clear(d.mem[:cap(d.mem)])
+	clear(d.copied[:cap(d.copied)])
+	return differ{out: d.out[:0], path: d.path[:0], mem: d.mem[:0], copied: d.copied[:0]}
+}
+
 // copiedVal is a value of b (by identity) whose client-side value is now
 // old, copied there from elsewhere in the document.
 type copiedVal struct {

@@ -27,6 +27,7 @@ type room struct {
 	viewers  map[*Viewer]struct{}
 	wire     wireCache   // encoded players and log, reused between changes
 	last     *frame      // the latest frame sent (its views are reused while the state stays)
+	diffs    differ      // the patches' scratch buffers, kept from one broadcast to the next
 	presence map[int]int // live local connections per seat
 
 	events    <-chan Event

@@ -61,7 +61,12 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 	for v := range r.viewers {
 		if v.patches {
 			if ps == nil {
-				ps = &patchSet{to: f}
+				// The room's scratch is taken, not shared: a broadcast
+				// that this one's sends set off (a slow viewer's
+				// presence) starts with none.
+				ps = &patchSet{to: f, d: r.diffs}
+				r.diffs = differ{}
+				defer func() { r.diffs = ps.d.scratch() }()
 			}
 			a := (*int64)(nil)
 			if v == mover {
