@@ -2,9 +2,11 @@ package gongzhu
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/games/gametest"
 )
 
@@ -43,4 +45,41 @@ func TestCanonicalArgs(t *testing.T) {
 		gametest.Refuse("nested", MovePlay, `[["2C"]]`),
 		gametest.Refuse("trailing garbage", MovePlay, `["2C"] ["2C"]`),
 	})
+}
+
+// TestPlainCode checks the shortcut parsePlayArgs takes for the args
+// clients send: wherever plainCode reads a code, DecodeArgs reads the
+// same one, over every string of 5 to 7 bytes drawn from the bytes that
+// matter in JSON around a code (and random ones).
+func TestPlainCode(t *testing.T) {
+	alphabet := []byte(`["]\ 0aZ/u,` + "\x00\xff")
+	rng := rand.New(rand.NewPCG(1, 2))
+	taken := 0
+	for i := range 200000 {
+		n := 5 + i%3
+		b := make([]byte, n)
+		for j := range b {
+			b[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if i%2 == 0 { // the shape clients send, with random insides
+			b[0], b[1], b[n-2], b[n-1] = '[', '"', '"', ']'
+		}
+		code, ok := plainCode(b)
+		if !ok {
+			continue
+		}
+		taken++
+		var want string
+		if err := games.DecodeArgs(MovePlay, `["QS"]`, b, &want); err != nil || want != code {
+			t.Fatalf("%q: plainCode %q, DecodeArgs %q (%v)", b, code, want, err)
+		}
+	}
+	if taken < 1000 {
+		t.Fatalf("plainCode read only %d of the inputs", taken)
+	}
+	for _, s := range []string{`["QS"]`, `["10c"]`, `["2C"]`} {
+		if _, ok := plainCode([]byte(s)); !ok {
+			t.Fatalf("plainCode refused %s", s)
+		}
+	}
 }

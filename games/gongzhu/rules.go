@@ -137,15 +137,19 @@ func (Rules) CanonicalArgs(name string, args json.RawMessage) (json.RawMessage, 
 	if err != nil {
 		return nil, err
 	}
-	return games.CanonicalJSON(c.String())
+	// What games.CanonicalJSON(c.String()) writes: a code is letters and
+	// digits, which JSON does not escape.
+	return json.RawMessage(`["` + c.String() + `"]`), nil
 }
 
 // parsePlayArgs reads play's ["QS"]: strictly one string (games.DecodeArgs),
 // then a card code as cards.Parse reads it.
 func parsePlayArgs(args json.RawMessage) (cards.Card, error) {
-	var code string
-	if err := games.DecodeArgs(MovePlay, `["QS"]`, args, &code); err != nil {
-		return cards.Card{}, err
+	code, ok := plainCode(args)
+	if !ok {
+		if err := games.DecodeArgs(MovePlay, `["QS"]`, args, &code); err != nil {
+			return cards.Card{}, err
+		}
 	}
 	c, err := cards.Parse(code)
 	if err != nil {
@@ -154,6 +158,24 @@ func parsePlayArgs(args json.RawMessage) (cards.Card, error) {
 			fmt.Sprintf("%q 不是一张牌：应为点数 23456789TJQKA 加花色 SHDC，例如 \"QS\"", code))
 	}
 	return c, nil
+}
+
+// plainCode reads the args every client sends, ["QS"] with no space and
+// a code of two or three letters and digits, without a JSON decoder: the
+// string DecodeArgs would give (every move is parsed twice, its args
+// made canonical and then played). ok is false for anything else, which
+// DecodeArgs reads.
+func plainCode(args []byte) (code string, ok bool) {
+	n := len(args)
+	if n < 6 || n > 7 || args[0] != '[' || args[1] != '"' || args[n-2] != '"' || args[n-1] != ']' {
+		return "", false
+	}
+	for _, c := range args[2 : n-2] {
+		if !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z') {
+			return "", false
+		}
+	}
+	return string(args[2 : n-2]), true
 }
 
 // check says whether seat may play c now, with a reason a person understands.
