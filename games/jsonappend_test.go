@@ -25,3 +25,40 @@ func TestAppendListIsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// TestRNGAppendJSON: a generator's JSON is json.Marshal's of its binary
+// state (a base64 string), null for none, and reads back to a generator
+// that goes on with the same numbers.
+func TestRNGAppendJSON(t *testing.T) {
+	var none *RNG
+	if got, err := none.AppendJSON([]byte("x")); err != nil || string(got) != "xnull" {
+		t.Fatalf("nil: %s, %v", got, err)
+	}
+	if b, err := json.Marshal(struct{ R *RNG }{}); err != nil || string(b) != `{"R":null}` {
+		t.Fatalf("json.Marshal of a nil generator: %s, %v", b, err)
+	}
+	g := NewRNG(42)
+	for i := range 20 {
+		bin, err := g.src.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(bin)
+		got, err := g.AppendJSON([]byte("x"))
+		if err != nil || string(got) != "x"+string(want) {
+			t.Fatalf("step %d: AppendJSON %s, json.Marshal %s (%v)", i, got[1:], want, err)
+		}
+		viaMarshal, err := json.Marshal(g)
+		if err != nil || string(viaMarshal) != string(want) {
+			t.Fatalf("step %d: json.Marshal(g) %s, want %s", i, viaMarshal, want)
+		}
+		var back RNG
+		if err := json.Unmarshal(got[1:], &back); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := g.Clone().Uint64(), back.Uint64(); a != b {
+			t.Fatalf("step %d: the generator read back gives %d, not %d", i, b, a)
+		}
+		g.Uint64()
+	}
+}

@@ -1,6 +1,7 @@
 package games
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -60,12 +61,23 @@ func (g *RNG) Clone() *RNG {
 }
 
 // MarshalJSON encodes the generator's full state.
-func (g *RNG) MarshalJSON() ([]byte, error) {
-	b, err := g.src.MarshalBinary()
-	if err != nil {
-		return nil, err
+func (g *RNG) MarshalJSON() ([]byte, error) { return g.AppendJSON(nil) }
+
+// AppendJSON appends what json.Marshal writes for g (null for a nil g):
+// its state as a base64 string, without encoding/json's reflection (a
+// game's state that writes its own JSON writes its generator's on every
+// move).
+func (g *RNG) AppendJSON(b []byte) ([]byte, error) {
+	if g == nil {
+		return append(b, "null"...), nil
 	}
-	return json.Marshal(b)
+	bin, err := g.src.MarshalBinary()
+	if err != nil {
+		return b, err
+	}
+	b = append(b, '"')
+	b = base64.StdEncoding.AppendEncode(b, bin)
+	return append(b, '"'), nil
 }
 
 // UnmarshalJSON restores a state written by MarshalJSON.

@@ -52,11 +52,10 @@ func (s State) AppendJSON(b []byte) ([]byte, error) {
 		b = s.appendRoundTail(b)
 	}
 	b = append(b, `,"secret":{"rng":`...)
-	rng, err := json.Marshal(s.Secret.RNG)
+	b, err := s.Secret.RNG.AppendJSON(b)
 	if err != nil {
 		return b, err
 	}
-	b = append(b, rng...)
 	return append(b, "}}"...), nil
 }
 
@@ -91,15 +90,23 @@ func (s State) cardsValid() bool {
 			return false
 		}
 	}
-	tricksOK := func(ts []Trick) bool {
-		for _, t := range ts {
-			if !validCards(t.Cards()) {
+	trickOK := func(t Trick) bool {
+		for _, p := range t.Plays {
+			if !p.Card.Valid() {
 				return false
 			}
 		}
 		return true
 	}
-	return validCards(s.Trick.Cards()) && tricksOK(s.Tricks) && (s.LastRound == nil || tricksOK(s.LastRound.Tricks))
+	tricksOK := func(ts []Trick) bool {
+		for _, t := range ts {
+			if !trickOK(t) {
+				return false
+			}
+		}
+		return true
+	}
+	return trickOK(s.Trick) && tricksOK(s.Tricks) && (s.LastRound == nil || tricksOK(s.LastRound.Tricks))
 }
 
 func appendStateTrick(b []byte, t Trick) []byte {
