@@ -71,8 +71,12 @@ func DecodeClient(data []byte) (ClientMessage, error) {
 	if len(data) > MaxFrame {
 		return m, fmt.Errorf("%w: frame over %d bytes", ErrBadMessage, MaxFrame)
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("%w: not a JSON object: %v", ErrBadMessage, err)
+	var plain bool
+	if m, plain = decodePlain(data); !plain {
+		m = ClientMessage{}
+		if err := json.Unmarshal(data, &m); err != nil {
+			return m, fmt.Errorf("%w: not a JSON object: %v", ErrBadMessage, err)
+		}
 	}
 	switch m.Type {
 	case TypeHello, TypeSync:
