@@ -56,7 +56,7 @@ func (r *room) demoteUnseated() {
 // nothing. Failures are logged: presence is advisory.
 func (r *room) writeMeta(fn func(*Record) bool) {
 	for try := 0; try < maxCASTries; try++ {
-		nr := r.rec.clone()
+		nr := r.rec.withSeatsCopied()
 		if !fn(nr) {
 			return
 		}

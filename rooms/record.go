@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 
 	"github.com/chaguan/chaguan/games"
 	"github.com/chaguan/chaguan/protocol"
@@ -61,6 +62,24 @@ func (r *Record) clone() *Record {
 		panic("rooms: unmarshal record: " + err.Error())
 	}
 	return &c
+}
+
+// withSeatsCopied is a copy of r to change its seats in (writeMeta): the
+// seats are its own, the rest is shared as a move's successor shares it
+// (successor): the state, the log and the clocks are replaced, never
+// changed in place, and the moves are appended in place only by the one
+// successor of a record that is committed. A presence change (two a
+// player, at the start and the end of a match) no longer costs the
+// JSON round trip of the whole record that clone makes.
+func (r *Record) withSeatsCopied() *Record {
+	nr := *r
+	nr.Seats = make([]Seat, len(r.Seats))
+	for i, s := range r.Seats {
+		s.Data = slices.Clone(s.Data)
+		s.Holders = slices.Clone(s.Holders)
+		nr.Seats[i] = s
+	}
+	return &nr
 }
 
 // started reports whether every seat is taken.
