@@ -80,20 +80,27 @@ func (s *State) winLine() [][2]int {
 }
 
 // MarshalJSON writes the stored form.
-func (s State) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2*len(s.moves))
+func (s State) MarshalJSON() ([]byte, error) { return s.AppendJSON(nil) }
+
+// AppendJSON appends the stored form, json.Marshal's bytes of stateJSON
+// (games.StateAppender; TestStateAppendJSON compares them): the record
+// stores the state on every move.
+func (s State) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"moves":"`...)
 	for _, p := range s.moves {
 		x, y := p.xy()
 		b = append(b, byte('a'+x), byte('a'+y))
 	}
-	j := stateJSON{Moves: string(b)}
+	b = append(b, '"')
 	if s.undoBy != 0 {
-		j.Undo = games.PlayerID(int(s.undoBy) - 1)
+		b = append(b, `,"undo":`...)
+		b = games.AppendString(b, games.PlayerID(int(s.undoBy)-1))
 	}
 	if s.resigned != 0 {
-		j.Resigned = games.PlayerID(int(s.resigned) - 1)
+		b = append(b, `,"resigned":`...)
+		b = games.AppendString(b, games.PlayerID(int(s.resigned)-1))
 	}
-	return json.Marshal(j)
+	return append(b, '}'), nil
 }
 
 // UnmarshalJSON rebuilds a state from its stored form. It refuses any

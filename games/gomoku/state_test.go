@@ -1,8 +1,12 @@
 package gomoku
 
 import (
+	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/chaguan/chaguan/games"
 )
 
 func TestLoadRefusesImpossibleStates(t *testing.T) {
@@ -81,5 +85,72 @@ func TestLoadErrors(t *testing.T) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestStateAppendJSON: the state's JSON is json.Marshal's of its stored
+// form (stateJSON) on every state of bot games, with undo requests and
+// resignations among them, and reads back to the same state.
+func TestStateAppendJSON(t *testing.T) {
+	old := func(s State) []byte {
+		b := make([]byte, 0, 2*len(s.moves))
+		for _, p := range s.moves {
+			x, y := p.xy()
+			b = append(b, byte('a'+x), byte('a'+y))
+		}
+		j := stateJSON{Moves: string(b)}
+		if s.undoBy != 0 {
+			j.Undo = games.PlayerID(int(s.undoBy) - 1)
+		}
+		if s.resigned != 0 {
+			j.Resigned = games.PlayerID(int(s.resigned) - 1)
+		}
+		out, _ := json.Marshal(j)
+		return out
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	checked := map[string]bool{}
+	for game := range 30 {
+		st := newMatch(t)
+		for turn := 0; st.Status().Outcome == nil; turn++ {
+			s := typed(t, st)
+			got, err := s.AppendJSON([]byte("x"))
+			if want := old(s); err != nil || string(got[1:]) != string(want) {
+				t.Fatalf("game %d turn %d: AppendJSON %s (%v), json.Marshal %s", game, turn, got[1:], err, want)
+			}
+			back, err := Game.Load(got[1:])
+			if err != nil || string(mustJSON(t, back)) != string(got[1:]) {
+				t.Fatalf("game %d turn %d: %s does not read back (%v)", game, turn, got[1:], err)
+			}
+			checked[map[bool]string{true: "undo", false: "plain"}[s.undoBy != 0]] = true
+			seat := st.Status().Movers(2)[0]
+			switch r := rng.IntN(40); {
+			case r == 0 && turn > 10:
+				st = mustApply(t, st, seat, moveResign)
+				continue
+			case r < 4 && s.undoBy == 0 && len(s.moves) > 0:
+				if next, err := st.Apply(1-seat, moveRequestUndo, games.Args()); err == nil {
+					st = next
+					continue
+				}
+			}
+			name, args, err := st.Bot("easy", seat, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st, err = st.Apply(seat, name, args); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := typed(t, st)
+		if got, _ := s.AppendJSON(nil); string(got) != string(old(s)) {
+			t.Fatalf("game %d, over: AppendJSON %s, json.Marshal %s", game, got, old(s))
+		}
+		checked[map[bool]string{true: "resigned", false: "five"}[s.resigned != 0]] = true
+	}
+	for _, k := range []string{"undo", "plain", "resigned", "five"} {
+		if !checked[k] {
+			t.Errorf("no %s state was checked", k)
+		}
 	}
 }
