@@ -109,6 +109,7 @@ type recordHead struct {
 type recordTail struct {
 	SealedChunks int             `json:"sealedChunks,omitempty"`
 	SealedMoves  int64           `json:"sealedMoves,omitempty"`
+	MovesChunk   int             `json:"movesChunk,omitempty"`
 	Gameover     json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID  string          `json:"nextMatchID,omitempty"`
 	Clocks       *Clocks         `json:"clocks,omitempty"`
@@ -160,7 +161,7 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	tail, err := json.Marshal(recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options})
+	tail, err := json.Marshal(recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, MovesChunk: rec.MovesChunk, Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options})
 	if err != nil {
 		return nil, err
 	}

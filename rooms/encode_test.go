@@ -139,7 +139,10 @@ func randomRecord(rng *rand.Rand) *Record {
 	// Some moves sealed in chunks (from what is random already: the
 	// stream of rng stays as the tests' seeds expect it).
 	rec.SealedChunks = int(rec.Version % 3)
-	rec.SealedMoves = int64(rec.SealedChunks) * MovesPerChunk
+	if rec.Version%2 == 0 { // a record from before Record.MovesChunk, or a new one
+		rec.MovesChunk = MovesPerChunk
+	}
+	rec.SealedMoves = int64(rec.SealedChunks) * int64(rec.movesPerChunk())
 	return rec
 }
 

@@ -147,7 +147,7 @@ func (m *Manager) newRecord(g games.Game, id string, p CreateParams, opts Option
 	rec := &Record{
 		ID: id, Game: info.Name, NumPlayers: p.NumPlayers, SetupData: p.SetupData,
 		Unlisted: p.Unlisted, CreatedAt: now, UpdatedAt: now, Version: 1, StateID: 1,
-		Seats: make([]Seat, p.NumPlayers), State: state, Options: opts,
+		Seats: make([]Seat, p.NumPlayers), State: state, Options: opts, MovesChunk: MovesPerChunk,
 	}
 	for id, level := range p.Bots {
 		seat, ok := games.ParseSeat(id, p.NumPlayers)

@@ -10,12 +10,26 @@ import (
 	"github.com/chaguan/chaguan/protocol"
 )
 
-// MovesPerChunk is how many moves a sealed chunk holds (see Record.Moves
-// and MoveChunks): a move rewrites at most about this many moves with the
-// record (about 30 KB for Gong Zhu), and a replay reads the chunks it
-// needs, a few per store call. It is part of the stored format: the
-// chunks a record names were cut at this size.
-const MovesPerChunk = 1024
+// MovesPerChunk is how many moves a sealed chunk of a new match holds
+// (see Record.Moves and MoveChunks): a move rewrites fewer than this many
+// moves with the record (about 35 bytes each in Gong Zhu), and a replay
+// reads the chunks it needs, a few per store call. A record names its own
+// (Record.MovesChunk), which its chunks were cut at; records from before
+// that field hold LegacyMovesPerChunk.
+const MovesPerChunk = 128
+
+// LegacyMovesPerChunk is the chunk size of the records written before
+// Record.MovesChunk existed (whose every move rewrote up to 1,024 moves,
+// a 36 KB write in Gong Zhu).
+const LegacyMovesPerChunk = 1024
+
+// movesPerChunk is how many moves r's sealed chunks hold.
+func (r *Record) movesPerChunk() int {
+	if r.MovesChunk > 0 {
+		return r.MovesChunk
+	}
+	return LegacyMovesPerChunk
+}
 
 // maxMoves caps the moves kept of one match. Past it a match's moves are
 // no longer recorded (the record drops its tail) and it can no longer be
@@ -38,7 +52,7 @@ func (r *Record) movesComplete() bool {
 }
 
 // movesChunk is a sealed chunk as stored: its moves, the index of the
-// first (a chunk k holds moves k*MovesPerChunk on), and, when the room
+// first (a chunk k holds moves k*Record.movesPerChunk() on), and, when the room
 // that sealed it had them, the state after its last move and each seat's
 // timeouts in a row then. A replay of a page deep in a long match starts
 // from the state of the chunk before the page instead of the first move.
@@ -50,9 +64,9 @@ type movesChunk struct {
 }
 
 // sealMoves seals the committed moves into a chunk of their own when the
-// current record's tail holds MovesPerChunk of them: before nr, the
+// current record's tail holds a chunk of them: before nr, the
 // record that follows a move, is written, it stores the tail's first
-// MovesPerChunk moves as chunk nr.SealedChunks (with the current state,
+// movesPerChunk moves as chunk nr.SealedChunks (with the current state,
 // the state after them, when the tail holds no more) and leaves them out
 // of nr. The chunk holds committed moves and state only, so writing it
 // again (a conflict on nr, another process sealing the same record's
@@ -71,13 +85,13 @@ func (r *room) sealMoves(ctx context.Context, nr *Record) error {
 		}
 		return nil
 	}
-	tail := r.rec.Moves
-	if len(tail) < MovesPerChunk || len(nr.Moves) != len(tail)+1 || nr.SealedChunks != r.rec.SealedChunks ||
+	tail, per := r.rec.Moves, r.rec.movesPerChunk()
+	if nr.movesPerChunk() != per || len(tail) < per || len(nr.Moves) != len(tail)+1 || nr.SealedChunks != r.rec.SealedChunks ||
 		nr.SealedMoves != r.rec.SealedMoves || !r.rec.movesComplete() {
 		return nil
 	}
-	chunk := movesChunk{First: r.rec.SealedMoves, Moves: tail[:MovesPerChunk]}
-	if len(tail) == MovesPerChunk {
+	chunk := movesChunk{First: r.rec.SealedMoves, Moves: tail[:per]}
+	if len(tail) == per {
 		chunk.State = r.rec.State
 		if c := r.rec.Clocks; c != nil && slices.ContainsFunc(c.Timeouts, func(n int) bool { return n > 0 }) {
 			chunk.Timeouts = c.Timeouts
@@ -90,9 +104,9 @@ func (r *room) sealMoves(ctx context.Context, nr *Record) error {
 	if err := store.PutMoves(ctx, r.id, nr.SealedChunks, data); err != nil {
 		return err
 	}
-	nr.Moves = nr.Moves[MovesPerChunk:]
+	nr.Moves = nr.Moves[per:]
 	nr.SealedChunks++
-	nr.SealedMoves += MovesPerChunk
+	nr.SealedMoves += int64(per)
 	return nil
 }
 
@@ -136,7 +150,7 @@ func (m *Manager) readChunks(ctx context.Context, rec *Record, from, to int) ([]
 		if err := json.Unmarshal(data, c); err != nil {
 			return nil, newError(protocol.CodeInternal, "chunk %d of the moves is not valid: %v", from+i, err)
 		}
-		if k := int64(from + i); c.First != k*MovesPerChunk || len(c.Moves) != MovesPerChunk {
+		if k, per := int64(from+i), rec.movesPerChunk(); c.First != k*int64(per) || len(c.Moves) != per {
 			return nil, newError(protocol.CodeInternal, "chunk %d of the moves holds %d moves from %d", k, len(c.Moves), c.First)
 		}
 	}
@@ -149,8 +163,9 @@ func (m *Manager) readChunks(ctx context.Context, rec *Record, from, to int) ([]
 // row then), or the setup with no move made (start 0).
 func (m *Manager) replayStart(ctx context.Context, rec *Record, g games.Game, from int64) (st games.State, start int64, streak []int, err error) {
 	streak = make([]int, rec.NumPlayers)
-	// Chunk k's state is at stateID (k+1)*MovesPerChunk+1, before from.
-	if k := min((from-2)/MovesPerChunk-1, int64(rec.SealedChunks)-1); k >= 0 && rec.movesComplete() {
+	// Chunk k's state is at stateID (k+1)*per+1, before from.
+	per := int64(rec.movesPerChunk())
+	if k := min((from-2)/per-1, int64(rec.SealedChunks)-1); k >= 0 && rec.movesComplete() {
 		chunks, err := m.readChunks(ctx, rec, int(k), int(k)+1)
 		if err != nil {
 			return nil, 0, nil, err
@@ -160,7 +175,7 @@ func (m *Manager) replayStart(ctx context.Context, rec *Record, g games.Game, fr
 				return nil, 0, nil, AsError(err)
 			}
 			copy(streak, c.Timeouts)
-			return st, c.First + MovesPerChunk, streak, nil
+			return st, c.First + per, streak, nil
 		}
 	}
 	if st, err = g.Setup(rec.NumPlayers, rec.SetupData, rec.Options.Seed); err != nil {
@@ -175,11 +190,12 @@ func (m *Manager) replayStart(ctx context.Context, rec *Record, g games.Game, fr
 // tail. fn may return errStopMoves to stop. A record that does not hold
 // every move, or whose chunks are missing, is errNoMoves.
 func (m *Manager) eachMove(ctx context.Context, rec *Record, start, n int64, fn func(i int64, mv MoveRecord) error) error {
-	if !rec.movesComplete() || rec.SealedChunks < 0 || rec.SealedMoves != int64(rec.SealedChunks)*MovesPerChunk {
+	per := int64(rec.movesPerChunk())
+	if !rec.movesComplete() || rec.SealedChunks < 0 || rec.SealedMoves != int64(rec.SealedChunks)*per {
 		return errNoMoves
 	}
 	n = min(n, rec.StateID-1)
-	for k := int(start / MovesPerChunk); k < rec.SealedChunks && int64(k)*MovesPerChunk < n; k += chunksPerRead {
+	for k := int(start / per); k < rec.SealedChunks && int64(k)*per < n; k += chunksPerRead {
 		chunks, err := m.readChunks(ctx, rec, k, min(k+chunksPerRead, rec.SealedChunks))
 		if err != nil {
 			return err

@@ -16,7 +16,8 @@ import (
 
 // gongzhuMatch creates a match of four easy bots that no room plays, and
 // the stopped room the test plays it with.
-func gongzhuMatch(t *testing.T) (*rooms.Manager, *memstore.Store, string, *rooms.SyncRoom) {
+// chunk is the record's MovesChunk: 0 for one from before that field.
+func gongzhuMatch(t *testing.T, chunk int) (*rooms.Manager, *memstore.Store, string, *rooms.SyncRoom) {
 	t.Helper()
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { mem.Close() })
@@ -30,7 +31,7 @@ func gongzhuMatch(t *testing.T) (*rooms.Manager, *memstore.Store, string, *rooms
 	state, _ := st.MarshalJSON()
 	rec := &rooms.Record{ID: "long", Game: "gongzhu", NumPlayers: 4, Version: 1, StateID: 1, State: state,
 		Seats:   []rooms.Seat{{Bot: "easy"}, {Bot: "easy"}, {Bot: "easy"}, {Bot: "easy"}},
-		Options: rooms.Options{GraceMs: 60000, Seed: 7}}
+		Options: rooms.Options{GraceMs: 60000, Seed: 7}, MovesChunk: chunk}
 	if err := mem.Create(context.Background(), rec); err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func checkReplay(t *testing.T, m *rooms.Manager, id string, from, limit int64, v
 // (chunk 0 is not even read); and a record from before chunks (every move
 // in it) replays, then is sealed a chunk per move as play goes on.
 func TestMovesSealedInChunks(t *testing.T) {
-	m, mem, id, r := gongzhuMatch(t)
+	m, mem, id, r := gongzhuMatch(t, rooms.MovesPerChunk)
 	views := map[int64][]byte{}
 	rng := rand.New(rand.NewPCG(1, 2))
 	if err := r.PlayBots(3*rooms.MovesPerChunk+100, rng, views); err != nil {
@@ -111,12 +112,12 @@ func TestMovesSealedInChunks(t *testing.T) {
 // it and none sealed, replays; the moves that follow seal its moves a
 // chunk per move, and every page still replays as the match was.
 func TestMovesOldRecord(t *testing.T) {
-	m, mem, id, r := gongzhuMatch(t)
+	m, mem, id, r := gongzhuMatch(t, 0)
 	views := map[int64][]byte{}
 	rng := rand.New(rand.NewPCG(3, 4))
 	// Play without a store that seals, as before chunks.
 	rooms.SetStore(m, plainStore{mem})
-	if err := r.PlayBots(2*rooms.MovesPerChunk+300, rng, views); err != nil {
+	if err := r.PlayBots(2*rooms.LegacyMovesPerChunk+300, rng, views); err != nil {
 		t.Fatal(err)
 	}
 	rooms.SetStore(m, mem)
@@ -139,7 +140,7 @@ func TestMovesOldRecord(t *testing.T) {
 	if rec.SealedChunks != 2 || len(rec.Moves) != 305 || !rec.MovesComplete() {
 		t.Fatalf("after 5 more moves: %d chunks, %d moves in the record", rec.SealedChunks, len(rec.Moves))
 	}
-	for _, from := range []int64{1, rooms.MovesPerChunk, 2*rooms.MovesPerChunk + 1, rec.StateID - 8} {
+	for _, from := range []int64{1, rooms.LegacyMovesPerChunk, 2*rooms.LegacyMovesPerChunk + 1, rec.StateID - 8} {
 		checkReplay(t, m, id, from, 20, views)
 	}
 }
@@ -151,7 +152,7 @@ type plainStore struct{ rooms.Store }
 // past rooms.MaxReplayPageBytes (but holds one step however big), next says
 // where the next page starts, and the pages together are every step.
 func TestReplayPageBytes(t *testing.T) {
-	m, _, id, r := gongzhuMatch(t)
+	m, _, id, r := gongzhuMatch(t, rooms.MovesPerChunk)
 	views := map[int64][]byte{}
 	if err := r.PlayBots(2500, rand.New(rand.NewPCG(5, 6)), views); err != nil {
 		t.Fatal(err)

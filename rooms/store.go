@@ -43,7 +43,7 @@ type Record struct {
 	// so that the seed and the moves replay the match (Manager.Replay).
 	// Server-side only, as the state is. With a store that keeps moves in
 	// chunks (MoveChunks), the oldest moves are sealed in chunks of
-	// MovesPerChunk, stored apart from the record, and Moves is only the
+	// MovesChunk moves, stored apart from the record, and Moves is only the
 	// tail after them: every move then rewrites at most a chunk's worth of
 	// moves, not all of them. Moves[i] made StateID SealedMoves+i+2. A record
 	// whose moves do not add up to StateID-1 (written before moves were kept,
@@ -57,6 +57,10 @@ type Record struct {
 	SealedChunks int `json:"sealedChunks,omitempty"`
 	// SealedMoves is how many moves those chunks hold.
 	SealedMoves int64 `json:"sealedMoves,omitempty"`
+	// MovesChunk is how many moves each of the record's chunks holds:
+	// MovesPerChunk for a match created since it existed, 0 (read as
+	// LegacyMovesPerChunk, 1,024) for one created before.
+	MovesChunk int `json:"movesChunk,omitempty"`
 	// Gameover is the outcome once the game ended (JSON of games.Outcome).
 	Gameover    json.RawMessage `json:"gameover,omitempty"`
 	NextMatchID string          `json:"nextMatchID,omitempty"`
@@ -228,7 +232,8 @@ type VersionReader interface {
 // apart from its record (both stores here do): Record.Moves then keeps
 // only the moves not yet sealed in a chunk. A chunk holds committed moves
 // only (the room seals chunk k once the committed record's tail holds
-// MovesPerChunk moves, and before it writes the record that drops them),
+// a chunk of moves (Record.MovesChunk), and before it writes the record
+// that drops them),
 // so its content is settled and writing it twice (a compare-and-set
 // conflict, another process) writes the same bytes. Chunks live and
 // expire with the record.

@@ -218,7 +218,7 @@ func TestReplayLongMatch(t *testing.T) {
 		t.Skip("-short: plays a 20,000-move match")
 	}
 	const moves = 19990
-	rec, views := botRecord(t, "long", "gongzhu", 4, moves, func(id int64) bool { return id%rooms.MovesPerChunk < 3 })
+	rec, views := botRecord(t, "long", "gongzhu", 4, moves, func(id int64) bool { return id%rooms.LegacyMovesPerChunk < 3 })
 	old, _ := json.Marshal(rec)
 	mem := storeRecords(t, rec)
 	// A send queue longer than the 41 moves played here lets the spectator
@@ -243,7 +243,7 @@ func TestReplayLongMatch(t *testing.T) {
 	now, _ := json.Marshal(stored)
 	t.Logf("record of %d moves: %d bytes with every move in it; %d bytes with %d chunks sealed and %d moves in it",
 		moves, len(old), len(now), stored.SealedChunks, len(stored.Moves))
-	if stored.StateID < end || stored.SealedChunks != moves/rooms.MovesPerChunk || len(stored.Moves) >= rooms.MovesPerChunk {
+	if stored.StateID < end || stored.SealedChunks != moves/rooms.LegacyMovesPerChunk || len(stored.Moves) >= rooms.LegacyMovesPerChunk {
 		t.Fatalf("stored at seq %d: %d chunks sealed, %d moves in the record", stored.StateID, stored.SealedChunks, len(stored.Moves))
 	}
 
@@ -277,7 +277,7 @@ func TestReplayLongMatch(t *testing.T) {
 	}
 	// Pages across the edges of the sealed chunks replay as the match was.
 	for k := int64(1); k < 20; k += 6 {
-		at := k*rooms.MovesPerChunk - 1
+		at := k*rooms.LegacyMovesPerChunk - 1
 		code, b := get(t, fmt.Sprintf("%s/games/gongzhu/long/replay?from=%d&limit=5", srv.URL, at))
 		var p protocol.Replay
 		if code != 200 || json.Unmarshal(b, &p) != nil || len(p.Steps) != 5 {
