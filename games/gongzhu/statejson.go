@@ -90,14 +90,7 @@ func (s State) cardsValid() bool {
 			return false
 		}
 	}
-	trickOK := func(t Trick) bool {
-		for _, p := range t.Plays {
-			if !p.Card.Valid() {
-				return false
-			}
-		}
-		return true
-	}
+	trickOK := func(t Trick) bool { return playsValid(t.Plays) }
 	tricksOK := func(ts []Trick) bool {
 		for _, t := range ts {
 			if !trickOK(t) {

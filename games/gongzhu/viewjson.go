@@ -94,17 +94,20 @@ func validCards(cs []cards.Card) bool {
 	return true
 }
 
+// playsValid reports whether every card played in ps can be encoded.
+func playsValid(ps []Play) bool {
+	for _, p := range ps {
+		if !p.Card.Valid() {
+			return false
+		}
+	}
+	return true
+}
+
 // cardsValid reports whether every card of the view can be encoded.
 func (v View) cardsValid() bool {
 	ok := validCards
-	trickOK := func(t TrickView) bool {
-		for _, p := range t.Plays {
-			if !p.Card.Valid() {
-				return false
-			}
-		}
-		return true
-	}
+	trickOK := func(t TrickView) bool { return playsValid(t.Plays) }
 	listsOK := func(ls [][]cards.Card) bool {
 		for _, l := range ls {
 			if !ok(l) {
