@@ -102,17 +102,17 @@ func (d *differ) diff(a, b []byte) error {
 		return err
 	}
 	// Replace the whole subtree when that is shorter than its changes.
-	if len(d.out)-mark > d.replaceLen(b) {
+	if len(d.out)-mark > d.replaceLen(len(b)) {
 		d.out = d.out[:mark]
 		d.op(opReplace, nil, b)
 	}
 	return nil
 }
 
-// replaceLen is about the length of one replace operation of value b at
-// d.path (the path counted as written, before any escaping).
-func (d *differ) replaceLen(b []byte) int {
-	return len(`,{"op":"replace","path":"","value":}`) + len(d.path) + len(b)
+// replaceLen is about the length of one replace operation of a value of
+// n bytes at d.path (the path counted as written, before any escaping).
+func (d *differ) replaceLen(n int) int {
+	return len(`,{"op":"replace","path":"","value":}`) + len(d.path) + n
 }
 
 // object compares two objects member by member. A member that only b
@@ -923,8 +923,10 @@ func (p *patchSet) seatOps(from *frame, seat int) (ops []byte, ok bool) {
 		}
 		ops = append(ops, d.out...)
 	}
-	if len(ops) > len(`{"op":"replace","path":"/G","value":}`)+p.to.gLen(seat) {
-		return nil, false // the whole G is shorter: viewOps replaces it
+	// As diff decides for the seat's G whole: replaced when that is shorter.
+	d.path = append(d.path[:0], "/G"...)
+	if len(ops) > d.replaceLen(p.to.gLen(seat)) {
+		return nil, false
 	}
 	return ops, true
 }
