@@ -112,7 +112,7 @@ func (r *room) write(ctx context.Context, nr *Record, prev int64) error {
 		return store.Update(ctx, nr, prev)
 	}
 	data, err := encodeRecord(nr, &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
-		moves: r.wire.movesJSON(nr), movesOf: nr.Moves})
+		moves: r.wire.movesJSON(nr), movesOf: nr.Moves, cache: &r.wire.rec})
 	if err != nil {
 		return fmt.Errorf("rooms: encode match %s: %w", nr.ID, err)
 	}

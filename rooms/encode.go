@@ -129,6 +129,153 @@ type recordPieces struct {
 	// the room did not encode them (then the record is marshalled).
 	moves   []byte
 	movesOf []MoveRecord
+	// cache keeps the encodings of the record's head and tail between
+	// writes; nil encodes them anew.
+	cache *recordCache
+}
+
+// recordCache keeps what encodeRecord writes around a record's state, log
+// and moves between the room's writes: a move changes updatedAt, stateID
+// and seq of the head and, but on a clocked match, nothing of the tail, so
+// the rest is encoded with json.Marshal only when it differs from what it
+// was encoded from (compared by value, the seats and clocks copied: a
+// later record may hold the same slices changed in place).
+type recordCache struct {
+	// The head before updatedAt: id, game, numPlayers, setupData,
+	// unlisted, createdAt, without the closing brace.
+	pre                 []byte
+	id, game, setupData string
+	numPlayers          int
+	unlisted            bool
+	createdAt           int64
+
+	seats   []Seat // a deep copy of the seats seatsJS encodes
+	seatsJS []byte
+
+	tailOf recordTail // a deep copy of the tail tailJS encodes
+	tailJS []byte
+}
+
+// head returns the JSON of rec's recordHead without its closing brace.
+func (c *recordCache) head(rec *Record) ([]byte, error) {
+	if c.pre == nil || c.id != rec.ID || c.game != rec.Game || c.numPlayers != rec.NumPlayers ||
+		c.setupData != string(rec.SetupData) || c.unlisted != rec.Unlisted || c.createdAt != rec.CreatedAt {
+		pre, err := json.Marshal(recordHead{
+			ID: rec.ID, Game: rec.Game, NumPlayers: rec.NumPlayers, SetupData: rec.SetupData,
+			Unlisted: rec.Unlisted, CreatedAt: rec.CreatedAt,
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Up to createdAt's value: updatedAt is the next member.
+		i := bytes.LastIndex(pre, []byte(`,"updatedAt":`))
+		c.pre = pre[:i]
+		c.id, c.game, c.numPlayers, c.setupData = rec.ID, rec.Game, rec.NumPlayers, string(rec.SetupData)
+		c.unlisted, c.createdAt = rec.Unlisted, rec.CreatedAt
+	}
+	if c.seatsJS == nil || !sameSeats(c.seats, rec.Seats) {
+		js, err := json.Marshal(rec.Seats)
+		if err != nil {
+			return nil, err
+		}
+		c.seats, c.seatsJS = copySeats(rec.Seats), js
+	}
+	b := make([]byte, 0, len(c.pre)+len(c.seatsJS)+80)
+	b = append(b, c.pre...)
+	b = append(b, `,"updatedAt":`...)
+	b = strconv.AppendInt(b, rec.UpdatedAt, 10)
+	b = append(b, `,"stateID":`...)
+	b = strconv.AppendInt(b, rec.Version, 10)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendInt(b, rec.StateID, 10)
+	b = append(b, `,"seats":`...)
+	return append(b, c.seatsJS...), nil
+}
+
+// tail returns the JSON of rec's recordTail.
+func (c *recordCache) tail(rec *Record) ([]byte, error) {
+	t := recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, MovesChunk: rec.MovesChunk,
+		Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options}
+	if c.tailJS != nil && sameTail(&c.tailOf, &t) {
+		return c.tailJS, nil
+	}
+	js, err := json.Marshal(t)
+	if err != nil {
+		return nil, err
+	}
+	c.tailOf, c.tailJS = copyTail(t), js
+	return js, nil
+}
+
+// sameSeats reports whether a and b hold equal seats, so that they encode
+// equally. TestSameSeatsFields fails when Seat gains a field this does
+// not compare.
+func sameSeats(a, b []Seat) bool {
+	if len(a) != len(b) || (a == nil) != (b == nil) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Name != y.Name || x.CredHash != y.CredHash || x.Bot != y.Bot || !bytes.Equal(x.Data, y.Data) ||
+			(x.Data == nil) != (y.Data == nil) || x.Left != y.Left || x.Autoplay != y.Autoplay ||
+			x.Processes != y.Processes || !slices.Equal(x.Holders, y.Holders) || x.AwaySince != y.AwaySince ||
+			x.OwnHolder != y.OwnHolder {
+			return false
+		}
+	}
+	return true
+}
+
+// copySeats returns a deep copy of seats.
+func copySeats(seats []Seat) []Seat {
+	if seats == nil {
+		return nil
+	}
+	out := slices.Clone(seats)
+	for i := range out {
+		out[i].Data = bytes.Clone(out[i].Data)
+		out[i].Holders = slices.Clone(out[i].Holders)
+	}
+	return out
+}
+
+// sameTail reports whether a and b encode equally. TestSameTailFields
+// fails when recordTail, Clocks or Options gain a field this does not
+// compare.
+func sameTail(a, b *recordTail) bool {
+	if a.SealedChunks != b.SealedChunks || a.SealedMoves != b.SealedMoves || a.MovesChunk != b.MovesChunk ||
+		!bytes.Equal(a.Gameover, b.Gameover) || (a.Gameover == nil) != (b.Gameover == nil) ||
+		a.NextMatchID != b.NextMatchID || (a.Clocks == nil) != (b.Clocks == nil) ||
+		a.Options.GraceMs != b.Options.GraceMs || a.Options.BotDelayMs != b.Options.BotDelayMs ||
+		a.Options.Seed != b.Options.Seed || (a.Options.Clock == nil) != (b.Options.Clock == nil) {
+		return false
+	}
+	if a.Options.Clock != nil && *a.Options.Clock != *b.Options.Clock {
+		return false
+	}
+	if a.Clocks != nil {
+		x, y := a.Clocks, b.Clocks
+		if x.Since != y.Since || !slices.Equal(x.Left, y.Left) || (x.Left == nil) != (y.Left == nil) ||
+			!slices.Equal(x.Timeouts, y.Timeouts) || (x.Timeouts == nil) != (y.Timeouts == nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// copyTail returns a deep copy of t.
+func copyTail(t recordTail) recordTail {
+	t.Gameover = bytes.Clone(t.Gameover)
+	if t.Clocks != nil {
+		c := *t.Clocks
+		c.Left, c.Timeouts = slices.Clone(c.Left), slices.Clone(c.Timeouts)
+		t.Clocks = &c
+	}
+	if t.Options.Clock != nil {
+		o := *t.Options.Clock
+		t.Options.Clock = &o
+	}
+	return t
 }
 
 // sameSlice reports whether a and b are the same elements of the same array.
@@ -153,23 +300,26 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 		(len(rec.Moves) > 0 && (p.moves == nil || !sameSlice(p.movesOf, rec.Moves))) {
 		return json.Marshal(rec)
 	}
-	head, err := json.Marshal(recordHead{
-		ID: rec.ID, Game: rec.Game, NumPlayers: rec.NumPlayers, SetupData: rec.SetupData,
-		Unlisted: rec.Unlisted, CreatedAt: rec.CreatedAt, UpdatedAt: rec.UpdatedAt,
-		Version: rec.Version, StateID: rec.StateID, Seats: rec.Seats,
-	})
+	var rc recordCache
+	if p.cache != nil {
+		rc = *p.cache
+	}
+	head, err := rc.head(rec)
 	if err != nil {
 		return nil, err
 	}
-	tail, err := json.Marshal(recordTail{SealedChunks: rec.SealedChunks, SealedMoves: rec.SealedMoves, MovesChunk: rec.MovesChunk, Gameover: rec.Gameover, NextMatchID: rec.NextMatchID, Clocks: rec.Clocks, Options: rec.Options})
+	tail, err := rc.tail(rec)
 	if err != nil {
 		return nil, err
+	}
+	if p.cache != nil {
+		*p.cache = rc
 	}
 	// One array of the record's exact length: it is tens of KB deep in a
 	// match (the state, the moves), and growing it as it is written cost a
 	// copy and a clear of all of it on every move.
 	b := make([]byte, 0, len(head)+len(`,"state":`)+len(rec.State)+len(`,"log":`)+len(p.log)+len(`,"moves":`)+len(p.moves)+len(tail))
-	b = append(b, head[:len(head)-1]...) // without its closing brace
+	b = append(b, head...) // without its closing brace
 	b = append(b, `,"state":`...)
 	b = append(b, rec.State...)
 	if len(rec.Log) > 0 { // omitempty

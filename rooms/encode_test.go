@@ -370,3 +370,161 @@ func TestAppendMoveInPlace(t *testing.T) {
 		t.Fatalf("a record missing moves got %d of them", len(c))
 	}
 }
+
+// TestRecordCacheEveryField: after a write primes the room's record
+// cache, a change to any one field of the record's head or tail (a seat's
+// field, an option, a clock), made in place in the very record written,
+// shows in the next write's bytes, which stay json.Marshal's. A field the
+// cache's comparison leaves out fails here.
+func TestRecordCacheEveryField(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	base := randomRecord(rng)
+	base.NumPlayers = 2
+	base.Seats = []Seat{{Name: "Ann", CredHash: "h", Data: json.RawMessage(`{"a":1}`), Processes: 1, Holders: []string{"p1"}},
+		{Bot: "easy"}}
+	base.SetupData = json.RawMessage(`{"size":15}`)
+	base.Gameover = json.RawMessage(`{"winner":"0"}`)
+	base.Clocks = &Clocks{Left: []int64{1000, 2000}, Since: 5, Timeouts: []int{0, 1}}
+	base.Options.Clock = &ClockOptions{PerMoveMs: 1000, BankMs: 60000}
+	baseJS := mustMarshal(base)
+
+	var paths [][]int
+	var leaves func(t reflect.Type, prefix []int)
+	leaves = func(typ reflect.Type, prefix []int) {
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			if len(prefix) == 0 && (f.Name == "State" || f.Name == "Log" || f.Name == "Moves") {
+				continue // the room's pieces, not the cache's
+			}
+			p := append(slices.Clone(prefix), i)
+			ft := f.Type
+			switch {
+			case ft.Kind() == reflect.Struct:
+				leaves(ft, p)
+			case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct:
+				leaves(ft.Elem(), p)
+			case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
+				leaves(ft.Elem(), p) // the first element's fields
+			default:
+				paths = append(paths, p)
+			}
+		}
+	}
+	leaves(reflect.TypeFor[Record](), nil)
+	if len(paths) < 30 {
+		t.Fatalf("only %d fields found", len(paths))
+	}
+	for _, p := range paths {
+		var rec Record
+		if err := json.Unmarshal(baseJS, &rec); err != nil {
+			t.Fatal(err)
+		}
+		var c wireCache
+		pieces := func() *recordPieces {
+			return &recordPieces{log: c.log(&rec), logOf: rec.Log, state: rec.State, moves: c.movesJSON(&rec), movesOf: rec.Moves, cache: &c.rec}
+		}
+		if _, err := encodeRecord(&rec, pieces()); err != nil {
+			t.Fatal(err)
+		}
+		v := reflect.ValueOf(&rec).Elem()
+		name := ""
+		for _, i := range p {
+			switch v.Kind() {
+			case reflect.Pointer:
+				v = v.Elem()
+			case reflect.Slice:
+				v = v.Index(0)
+			}
+			name += "." + v.Type().Field(i).Name
+			v = v.Field(i)
+		}
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 7)
+		case reflect.Uint64:
+			v.SetUint(v.Uint() + 7)
+		case reflect.Slice:
+			switch {
+			case v.Type() == reflect.TypeFor[json.RawMessage]():
+				v.SetBytes([]byte(`{"changed":true}`))
+			case v.Len() > 0: // in place, in the array the last write saw
+				e := v.Index(0)
+				switch e.Kind() {
+				case reflect.String:
+					e.SetString(e.String() + "x")
+				case reflect.Int, reflect.Int64:
+					e.SetInt(e.Int() + 7)
+				default:
+					t.Fatalf("%s: element kind %s not handled by this test", name, e.Kind())
+				}
+			default:
+				v.Set(reflect.Append(v, reflect.New(v.Type().Elem()).Elem()))
+			}
+		default:
+			t.Fatalf("%s: kind %s not handled by this test", name, v.Kind())
+		}
+		got, err := encodeRecord(&rec, pieces())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := mustMarshal(&rec); !bytes.Equal(got, want) {
+			t.Errorf("record%s changed: the cached encoding kept the old value:\n got %s\nwant %s", name, got, want)
+		}
+		if bytes.Equal(got, baseJS) {
+			t.Errorf("record%s changed but encodes as before", name)
+		}
+	}
+}
+
+// TestRecordCacheSequence: a match's writes one after another (the stamps
+// of every move, now and then a seat, a clock or the end changed) through
+// one record cache encode as json.Marshal does.
+func TestRecordCacheSequence(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	rec := randomRecord(rng)
+	var c wireCache
+	for i := range 2000 {
+		rec.UpdatedAt += rng.Int64N(1000)
+		rec.Version++
+		rec.StateID++
+		switch rng.IntN(12) {
+		case 0:
+			if len(rec.Seats) > 0 {
+				s := &rec.Seats[rng.IntN(len(rec.Seats))]
+				s.Processes = rng.IntN(3)
+				s.Holders = append(s.Holders[:0], []string{"a", "b", "c"}[:s.Processes]...)
+			}
+		case 1:
+			if rec.Clocks == nil {
+				rec.Clocks = &Clocks{Left: make([]int64, rec.NumPlayers)}
+			}
+			rec.Clocks.Since = rec.UpdatedAt
+			if len(rec.Clocks.Left) > 0 {
+				rec.Clocks.Left[0] -= 10
+			}
+		case 2:
+			rec.Clocks = nil
+		case 3:
+			rec.Gameover = mustMarshal(map[string]any{"winner": fmt.Sprint(rng.IntN(4))})
+		case 4:
+			rec.NextMatchID = randomString(rng)
+		case 5:
+			rec.SealedChunks++
+			rec.SealedMoves += int64(rec.movesPerChunk())
+		case 6:
+			rec.Seats = slices.Clone(rec.Seats)
+		}
+		got, err := encodeRecord(rec, &recordPieces{log: c.log(rec), logOf: rec.Log, state: rec.State,
+			moves: c.movesJSON(rec), movesOf: rec.Moves, cache: &c.rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := mustMarshal(rec); !bytes.Equal(got, want) {
+			t.Fatalf("write %d:\n got %s\nwant %s", i, got, want)
+		}
+	}
+}

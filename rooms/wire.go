@@ -303,7 +303,8 @@ type wireCache struct {
 	shown       []seatShown // what playersJSON shows of each seat
 	playersJSON []byte
 
-	moves movesCache // the record's move list, for EncodeRecord
+	moves movesCache  // the record's move list, for EncodeRecord
+	rec   recordCache // the record's head and tail, for EncodeRecord
 
 	logEntries []protocol.LogEntry // the log last encoded (a copy)
 	logEnc     [][]byte            // each entry's JSON, parallel to logEntries
