@@ -161,6 +161,31 @@ func (x state[S, V]) seatEntry(b []byte, viewer int) ([]byte, bool) {
 	return any(x.r).(SeatEntries[S]).AppendSeatEntry(b, x.s, viewer), true
 }
 
+// ViewOps appends the operations that turn viewer's view of prev into
+// its view of next when the rules are a ViewPatcher and both states are
+// of the same game (ViewPatcher.AppendViewOps); ok is false otherwise.
+func ViewOps(b []byte, prev, next State, viewer int, prefix string) (_ []byte, ok bool) {
+	n, ok := next.(interface {
+		viewOps(b []byte, prev State, viewer int, prefix string) ([]byte, bool)
+	})
+	if !ok {
+		return b, false
+	}
+	return n.viewOps(b, prev, viewer, prefix)
+}
+
+func (x state[S, V]) viewOps(b []byte, prev State, viewer int, prefix string) ([]byte, bool) {
+	vp, ok := any(x.r).(ViewPatcher[S])
+	if !ok {
+		return b, false
+	}
+	p, ok := prev.(state[S, V]) // the same types: the same game's
+	if !ok {
+		return b, false
+	}
+	return vp.AppendViewOps(b, p.s, x.s, viewer, prefix)
+}
+
 func (x state[S, V]) Status() Status { return x.r.Status(x.s) }
 
 func (x state[S, V]) Apply(seat int, name string, args json.RawMessage) (State, error) {

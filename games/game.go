@@ -208,6 +208,22 @@ type PublicViewAppender[S any] interface {
 	AppendPublicView(b []byte, s S) []byte
 }
 
+// ViewPatcher is implemented by rules that can tell what a change did to
+// a view, faster than a diff of the two views' JSON (Gomoku: a stone is
+// one row of the board and one entry of the move list). AppendViewOps
+// appends to b, separated by commas and without brackets, RFC 6902
+// operations whose paths start with prefix (the view's place in the
+// message, "/G") and that turn the JSON of View(prev, viewer) into that
+// of View(next, viewer) byte for byte: they replace members in place and
+// add or remove array elements, never add an object member. prev may be
+// any earlier state of the match, not only the one before next. ok is
+// false when the rules cannot tell (the framework then diffs the JSON);
+// b is then returned as it was. gametest applies the operations on every
+// state of its playouts.
+type ViewPatcher[S any] interface {
+	AppendViewOps(b []byte, prev, next S, viewer int, prefix string) (_ []byte, ok bool)
+}
+
 // Rules is the typed definition of one game. All methods are pure: no I/O,
 // no clock, no randomness except the RNG handed to Setup (which the game
 // keeps inside S for later draws) and the rng handed to a bot.

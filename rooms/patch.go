@@ -812,8 +812,10 @@ func (p *patchSet) message(held sentView, seat int) (m *patchMsg) {
 		body = appendYou(body, seat)
 		body = append(body, '}')
 	}
-	if len(body)+len(patchHead)+40 >= p.to.fullLen(p.to.gLen(p.to.viewOf(seat)))-40 {
-		return m // the whole view, as a state, is shorter
+	// The whole view, as a state, is shorter. What the message holds
+	// besides G decides it most of the time, without encoding G.
+	if n := len(body) + len(patchHead) + 40; n >= p.to.fullLen(0)-40 && n >= p.to.fullLen(p.to.gLen(p.to.viewOf(seat)))-40 {
+		return m
 	}
 	m.body, m.ok = body, true
 	m.msg = p.to.patch(held.f.seq, nil, body)
@@ -868,6 +870,14 @@ func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
 	for i := range p.views {
 		if o := &p.views[i]; o.from == from && o.fromV == fromV && o.toV == toV {
 			return o
+		}
+	}
+	if fromV == toV {
+		// The game's own operations, when it can tell them (ViewPatcher):
+		// then neither view is encoded or split.
+		if ops, ok := games.ViewOps(nil, from.st, p.to.st, fromV, "/G"); ok {
+			p.views = append(p.views, patchOps{from: from, fromV: fromV, toV: toV, ops: ops})
+			return &p.views[len(p.views)-1]
 		}
 	}
 	if fromV == toV && fromV >= 0 {

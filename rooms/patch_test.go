@@ -1067,3 +1067,45 @@ func TestPatchEveryGame(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchGomokuTellsOps: Gomoku says what a stone did to its view
+// (games.ViewPatcher), so a move that only patch viewers see encodes no
+// view at all once the log makes a state longer than any patch, and their
+// views still equal a full state's.
+func TestPatchGomokuTellsOps(t *testing.T) {
+	r := testRoom(t, gomoku.Game, 2, 5)
+	var sinks []*recSink
+	movers := map[int]*Viewer{}
+	for _, seat := range []int{0, 1, games.Spectator} {
+		s := &recSink{}
+		v := &Viewer{r: r, sink: s, seat: seat, patches: true}
+		if seat >= 0 {
+			v.credHash = r.rec.Seats[seat].CredHash
+			movers[seat] = v
+		}
+		r.viewers[v] = struct{}{}
+		r.sendState(v, nil)
+		sinks = append(sinks, s)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := 0; r.st.Status().Outcome == nil; i++ {
+		r.botMove(t, rng, movers)
+		// The first moves' patches are weighed against the whole state,
+		// G and all: what a state holds besides G is short yet.
+		if _, ok := r.last.views.get(games.Spectator); ok && i >= 8 {
+			t.Fatalf("move %d encoded the view for patch viewers only", r.rec.StateID)
+		}
+	}
+	// What each viewer made of its patches is the state a full viewer
+	// gets now.
+	for i, s := range sinks {
+		var h holder
+		for _, msg := range s.msgs {
+			h.take(t, msg)
+		}
+		want := stateDoc(t, r.last.encode([]int{0, 1, games.Spectator}[i], nil))
+		if got := h.doc.encode(nil); !bytes.Equal(got, want) {
+			t.Fatalf("viewer %d: the patched view differs\n got %s\nwant %s", i, got, want)
+		}
+	}
+}

@@ -18,7 +18,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chaguan/chaguan/clients/client"
 	"github.com/chaguan/chaguan/games"
+	"github.com/chaguan/chaguan/protocol"
 )
 
 // Options tunes the suite for one game.
@@ -82,6 +84,7 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 		t.Fatal(err)
 	}
 	var steps []step
+	var history []games.State // the states before st
 	ended := false
 	for len(steps) < o.MaxMoves {
 		// The bot-view checks (a choice from the direct view and from its
@@ -124,7 +127,18 @@ func playout(t *testing.T, g games.Game, o Options, n int, seed uint64) {
 		if after := mustJSON(t, st); !bytes.Equal(before, after) {
 			t.Fatalf("seed %d: Apply mutated its input state", seed)
 		}
+		for viewer := games.Spectator; viewer < n; viewer++ {
+			if err := CheckViewOps(st, next, viewer); err != nil {
+				t.Fatalf("seed %d move %d: %v", seed, len(steps), err)
+			}
+			if len(history) >= 3 { // a viewer some states behind
+				if err := CheckViewOps(history[len(history)-3], next, viewer); err != nil {
+					t.Fatalf("seed %d move %d, from 3 states back: %v", seed, len(steps), err)
+				}
+			}
+		}
 		steps = append(steps, step{seat, name, args})
+		history = append(history, st)
 		st = next
 	}
 	if !ended && !o.MayNotEnd {
@@ -268,6 +282,40 @@ func CheckSeatEntry(st games.State, viewer int) error {
 	got := append(append(append([]byte(nil), spec[:at]...), entry...), spec[at:]...)
 	if !bytes.Equal(got, want) {
 		return fmt.Errorf("the spectators' view with SeatEntry(%d) spliced in is\n%s\nbut the seat's view is\n%s", viewer, got, want)
+	}
+	return nil
+}
+
+// CheckViewOps checks games.ViewOps: where the rules say what turns
+// viewer's view of prev into its view of next, the client's patch applier
+// (clients/client.View, which keeps a view's bytes and member order as
+// they are) makes of the first view's JSON exactly the second's.
+func CheckViewOps(prev, next games.State, viewer int) error {
+	ops, ok := games.ViewOps(nil, prev, next, viewer, "/G")
+	if !ok {
+		return nil
+	}
+	from, err := prev.AppendView(nil, viewer)
+	if err != nil {
+		return err
+	}
+	want, err := next.AppendView(nil, viewer)
+	if err != nil {
+		return err
+	}
+	var p protocol.Patch
+	if err := json.Unmarshal(append(append([]byte(`{"type":"patch","stateID":2,"base":1,"ops":[`), ops...), "]}"...), &p); err != nil {
+		return fmt.Errorf("ViewOps(%d) wrote operations that are not JSON: %v\n%s", viewer, err, ops)
+	}
+	var v client.View
+	if err := v.SetState(append(append([]byte(`{"type":"state","stateID":1,"G":`), from...), '}')); err != nil {
+		return err
+	}
+	if err := v.Apply(&p); err != nil {
+		return fmt.Errorf("ViewOps(%d): %v\nfrom %s\nops %s", viewer, err, from, ops)
+	}
+	if got := v.Member("G"); !bytes.Equal(got, want) {
+		return fmt.Errorf("ViewOps(%d) applied to\n%s\ngive\n%s\nbut the view is\n%s\nops %s", viewer, from, got, want, ops)
 	}
 	return nil
 }

@@ -68,18 +68,32 @@ func (Rules) View(s State, _ int) View {
 		last := v.Moves[n-1]
 		v.Last = &last
 	}
-	if s.undoBy != 0 {
-		id := games.PlayerID(int(s.undoBy) - 1)
-		v.UndoRequest = &id
-	}
-	if o := s.outcome(); o != nil {
-		v.Result = &Result{Draw: o.Draw, Reason: o.Reason}
-		if o.Winner != "" {
-			w := o.Winner
-			v.Result.Winner = &w
-		}
-	}
+	v.UndoRequest = s.undoRequest()
+	v.Result = s.result()
 	return v
+}
+
+// undoRequest is View.UndoRequest.
+func (s *State) undoRequest() *string {
+	if s.undoBy == 0 {
+		return nil
+	}
+	id := games.PlayerID(int(s.undoBy) - 1)
+	return &id
+}
+
+// result is View.Result.
+func (s *State) result() *Result {
+	o := s.outcome()
+	if o == nil {
+		return nil
+	}
+	r := &Result{Draw: o.Draw, Reason: o.Reason}
+	if o.Winner != "" {
+		w := o.Winner
+		r.Winner = &w
+	}
+	return r
 }
 
 // AppendJSON appends the view's JSON, byte for byte what json.Marshal
