@@ -36,3 +36,24 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// AppendPatchOp appends the start of one RFC 6902 operation for a
+// ViewPatcher: a comma when b holds operations past start, then
+// {"op":kind,"path":prefix+path and, but for a remove, ,"value": — the
+// caller appends the value (if any) and the closing brace. prefix and
+// path must need no JSON escaping (pointers of member names and indexes).
+func AppendPatchOp(b []byte, start int, kind, prefix, path string) []byte {
+	if len(b) > start {
+		b = append(b, ',')
+	}
+	b = append(b, `{"op":"`...)
+	b = append(b, kind...)
+	b = append(b, `","path":"`...)
+	b = append(b, prefix...)
+	b = append(b, path...)
+	b = append(b, '"')
+	if kind != "remove" {
+		b = append(b, `,"value":`...)
+	}
+	return b
+}

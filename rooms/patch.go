@@ -763,6 +763,9 @@ type patchOps struct {
 	fromV, toV int // the views, for G's
 	ops        []byte
 	err        error
+	// told is set when the game told G's operations (games.ViewOps):
+	// changes in place, never G replaced whole.
+	told bool
 }
 
 // patchMsg is one message without ack; ok false sends a full state.
@@ -876,7 +879,7 @@ func (p *patchSet) viewOps(from *frame, fromV, toV int) *patchOps {
 		// The game's own operations, when it can tell them (ViewPatcher):
 		// then neither view is encoded or split.
 		if ops, ok := games.ViewOps(nil, from.st, p.to.st, fromV, "/G"); ok {
-			p.views = append(p.views, patchOps{from: from, fromV: fromV, toV: toV, ops: ops})
+			p.views = append(p.views, patchOps{from: from, fromV: fromV, toV: toV, ops: ops, told: true})
 			return &p.views[len(p.views)-1]
 		}
 	}
@@ -933,9 +936,12 @@ func (p *patchSet) seatOps(from *frame, seat int) (ops []byte, ok bool) {
 		}
 		ops = append(ops, d.out...)
 	}
-	// As diff decides for the seat's G whole: replaced when that is shorter.
+	// As diff decides for the seat's G whole: replaced when that is
+	// shorter. Operations the game told change G in place; they are taken
+	// as they are (message still weighs the patch against the whole
+	// state), so the seat's G is not encoded to weigh them.
 	d.path = append(d.path[:0], "/G"...)
-	if len(ops) > d.replaceLen(p.to.gLen(seat)) {
+	if !spec.told && len(ops) > d.replaceLen(p.to.gLen(seat)) {
 		return nil, false
 	}
 	return ops, true

@@ -1068,44 +1068,59 @@ func TestPatchEveryGame(t *testing.T) {
 	}
 }
 
-// TestPatchGomokuTellsOps: Gomoku says what a stone did to its view
-// (games.ViewPatcher), so a move that only patch viewers see encodes no
-// view at all once the log makes a state longer than any patch, and their
-// views still equal a full state's.
-func TestPatchGomokuTellsOps(t *testing.T) {
-	r := testRoom(t, gomoku.Game, 2, 5)
-	var sinks []*recSink
-	movers := map[int]*Viewer{}
-	for _, seat := range []int{0, 1, games.Spectator} {
-		s := &recSink{}
-		v := &Viewer{r: r, sink: s, seat: seat, patches: true}
-		if seat >= 0 {
-			v.credHash = r.rec.Seats[seat].CredHash
-			movers[seat] = v
+// TestPatchGamesTellOps: Gomoku and Gong Zhu say what a move did to
+// their views (games.ViewPatcher), so a move that only patch viewers see
+// encodes no view at all once the log makes a state longer than any
+// patch, but at a Gong Zhu round's end (left to the diff); and every
+// viewer's patched view equals a full state's.
+func TestPatchGamesTellOps(t *testing.T) {
+	for _, tc := range []struct {
+		g          games.Game
+		seats      int
+		moves      int
+		maxEncoded int // moves that encode a view after the eighth
+	}{
+		{gomoku.Game, 2, 400, 0},
+		{gongzhu.Game, 4, 200, 4}, // 52 cards a round
+		{gongzhu.Game, 3, 200, 5}, // 51
+	} {
+		r := testRoom(t, tc.g, tc.seats, 5)
+		var sinks []*recSink
+		var viewers []int
+		movers := map[int]*Viewer{}
+		for seat := games.Spectator; seat < tc.seats; seat++ {
+			s := &recSink{}
+			v := &Viewer{r: r, sink: s, seat: seat, patches: true}
+			if seat >= 0 {
+				v.credHash = r.rec.Seats[seat].CredHash
+				movers[seat] = v
+			}
+			r.viewers[v] = struct{}{}
+			r.sendState(v, nil)
+			sinks, viewers = append(sinks, s), append(viewers, seat)
 		}
-		r.viewers[v] = struct{}{}
-		r.sendState(v, nil)
-		sinks = append(sinks, s)
-	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for i := 0; r.st.Status().Outcome == nil; i++ {
-		r.botMove(t, rng, movers)
-		// The first moves' patches are weighed against the whole state,
-		// G and all: what a state holds besides G is short yet.
-		if _, ok := r.last.views.get(games.Spectator); ok && i >= 8 {
-			t.Fatalf("move %d encoded the view for patch viewers only", r.rec.StateID)
+		rng := rand.New(rand.NewPCG(7, 8))
+		encoded := 0
+		for i := 0; i < tc.moves && r.st.Status().Outcome == nil; i++ {
+			r.botMove(t, rng, movers)
+			// The first moves' patches are weighed against the whole
+			// state, G and all: what a state holds besides G is short yet.
+			if (r.last.views.n > 0 || r.last.views.more != nil) && i >= 8 {
+				encoded++
+			}
 		}
-	}
-	// What each viewer made of its patches is the state a full viewer
-	// gets now.
-	for i, s := range sinks {
-		var h holder
-		for _, msg := range s.msgs {
-			h.take(t, msg)
+		if encoded > tc.maxEncoded {
+			t.Fatalf("%s: %d moves encoded views for patch viewers only", tc.g.Info().Name, encoded)
 		}
-		want := stateDoc(t, r.last.encode([]int{0, 1, games.Spectator}[i], nil))
-		if got := h.doc.encode(nil); !bytes.Equal(got, want) {
-			t.Fatalf("viewer %d: the patched view differs\n got %s\nwant %s", i, got, want)
+		for i, s := range sinks {
+			var h holder
+			for _, msg := range s.msgs {
+				h.take(t, msg)
+			}
+			want := stateDoc(t, r.last.encode(viewers[i], nil))
+			if got := h.doc.encode(nil); !bytes.Equal(got, want) {
+				t.Fatalf("%s viewer %d: the patched view differs\n got %s\nwant %s", tc.g.Info().Name, viewers[i], got, want)
+			}
 		}
 	}
 }

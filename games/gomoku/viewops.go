@@ -27,20 +27,7 @@ func (Rules) AppendViewOps(b []byte, prev, next State, _ int, prefix string) ([]
 		return b, false
 	}
 	start := len(b)
-	op := func(kind, path string) {
-		if len(b) > start {
-			b = append(b, ',')
-		}
-		b = append(b, `{"op":"`...)
-		b = append(b, kind...)
-		b = append(b, `","path":"`...)
-		b = append(b, prefix...)
-		b = append(b, path...)
-		b = append(b, '"')
-		if kind != "remove" {
-			b = append(b, `,"value":`...)
-		}
-	}
+	op := func(kind, path string) { b = games.AppendPatchOp(b, start, kind, prefix, path) }
 	// The rows the stones that differ lie on, each once, top to bottom.
 	var rows [Size]bool
 	for _, moves := range [2][]pos{prev.moves[k:], next.moves[k:]} {

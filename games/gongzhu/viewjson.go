@@ -205,14 +205,14 @@ func appendTrick(b []byte, t TrickView) []byte {
 	return append(b, '}')
 }
 
-func appendPlays(b []byte, ps []Play) []byte {
-	return games.AppendList(b, ps, func(b []byte, p Play) []byte {
-		b = append(b, `{"seat":`...)
-		b = strconv.AppendInt(b, int64(p.Seat), 10)
-		b = append(b, `,"card":`...)
-		b = appendCard(b, p.Card)
-		return append(b, '}')
-	})
+func appendPlays(b []byte, ps []Play) []byte { return games.AppendList(b, ps, appendPlay) }
+
+func appendPlay(b []byte, p Play) []byte {
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(p.Seat), 10)
+	b = append(b, `,"card":`...)
+	b = appendCard(b, p.Card)
+	return append(b, '}')
 }
 
 func appendHistoryRow(b []byte, h HistoryRow) []byte {
