@@ -31,6 +31,48 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// appendLogEntry appends e's JSON as json.Marshal writes it. Args are
+// copied when they are in the form json.Marshal would write them (no
+// space, nothing it escapes: the canonical args a game gives); anything
+// else, and an entry with a fallback, goes through json.Marshal.
+func appendLogEntry(b []byte, e *protocol.LogEntry) []byte {
+	if e.Fallback != nil || !plainJSON(e.Args) {
+		return append(b, mustMarshal(e)...)
+	}
+	b = append(b, `{"turn":`...)
+	b = strconv.AppendInt(b, int64(e.Turn), 10)
+	b = append(b, `,"playerID":`...)
+	b = appendString(b, e.PlayerID)
+	b = append(b, `,"move":`...)
+	b = appendString(b, e.Move)
+	if len(e.Args) > 0 {
+		b = append(b, `,"args":`...)
+		b = append(b, e.Args...)
+	}
+	if e.Text != "" {
+		b = append(b, `,"text":`...)
+		b = appendString(b, e.Text)
+	}
+	if e.BotReason != "" {
+		b = append(b, `,"botReason":`...)
+		b = appendString(b, e.BotReason)
+	}
+	return append(b, '}')
+}
+
+// plainJSON reports whether js, if valid JSON, is as json.Marshal writes
+// a json.RawMessage: no whitespace and no byte it escapes (<, >, &, the
+// first byte of U+2028 and U+2029, control characters), so it can be
+// copied as it is. Invalid JSON is refused too.
+func plainJSON(js []byte) bool {
+	for _, c := range js {
+		if c <= ' ' || c == '<' || c == '>' || c == '&' || c == 0xe2 || c == 0x7f {
+			return false
+		}
+	}
+	return len(js) == 0 || json.Valid(js)
+}
+
 // appendWireCtx appends the JSON of r.wireCtx(st), exactly as json.Marshal
 // writes it, without building the Ctx: activePlayers' keys are sorted as
 // strings, as encoding/json sorts map keys.

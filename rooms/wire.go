@@ -309,6 +309,7 @@ type wireCache struct {
 	logEntries []protocol.LogEntry // the log last encoded (a copy)
 	logEnc     [][]byte            // each entry's JSON, parallel to logEntries
 	logJS      []byte              // the JSON array of logEnc; nil until first use
+	logOf      []protocol.LogEntry // the log last asked for (not a copy)
 }
 
 // players returns the JSON of rec.players(), encoded again only when a
@@ -354,10 +355,18 @@ func sameShown(shown []seatShown, seats []Seat) bool {
 // nil log (a state message always carries an array). It reuses the
 // encodings of the entries that rec.Log shares with the log it was last
 // called with, whatever record that came from: entries are compared by
-// value, and equal entries encode equally. The result is never modified
+// value, and equal entries encode equally. New entries are written by
+// hand (appendLogEntry). The result is never modified
 // afterwards, so callers may keep it.
 func (c *wireCache) log(rec *Record) []byte {
 	log := rec.Log
+	// The very entries of the last call (a move's record is encoded for
+	// its write and then for its frame): a record's log entries are
+	// never changed in place (recordPieces relies on it too).
+	if c.logJS != nil && sameSlice(c.logOf, log) {
+		return c.logJS
+	}
+	c.logOf = log
 	// The longest run of cached entries, old[from:], that log starts with.
 	// A move has from 0 while the log grows, then 1.
 	old := c.logEntries
@@ -373,8 +382,8 @@ func (c *wireCache) log(rec *Record) []byte {
 	}
 	copy(c.logEnc, c.logEnc[from:from+keep])
 	c.logEnc = c.logEnc[:keep]
-	for _, e := range log[keep:] {
-		c.logEnc = append(c.logEnc, mustMarshal(e))
+	for i := range log[keep:] {
+		c.logEnc = append(c.logEnc, appendLogEntry(nil, &log[keep+i]))
 	}
 	c.logEntries = append(c.logEntries[:0], log...)
 	n := 2 + max(len(c.logEnc)-1, 0)

@@ -133,3 +133,25 @@ func TestSameEntriesFields(t *testing.T) {
 		t.Fatalf("protocol.LogEntry has fields %v; sameEntries compares %v: update it", names, want)
 	}
 }
+
+// TestAppendLogEntry: a log entry written by hand is json.Marshal's bytes,
+// whatever its args (canonical, spaced, escaped), strings, reason and
+// fallback.
+func TestAppendLogEntry(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for i := range 5000 {
+		e := randomEntry(rng)
+		switch rng.IntN(6) {
+		case 0:
+			e.BotReason = []string{"takes the centre", "<b>", "\u2028", "安全"}[rng.IntN(4)]
+		case 1:
+			e.Fallback = &protocol.LogFallback{Level: "normal", Reason: "timeout"}
+		case 2:
+			e.Args = json.RawMessage([]string{`["QS"]`, `[7,7]`, `["a\u2028"]`, `["<x>"]`, `[1.5e3,true,null]`, `{"a":[1]}`, "[\"\xff\"]"}[rng.IntN(7)])
+		}
+		want := mustMarshal(&e)
+		if got := appendLogEntry([]byte("x"), &e); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("entry %d: wrote\n%s\njson.Marshal gives\n%s", i, got, want)
+		}
+	}
+}
