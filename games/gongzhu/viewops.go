@@ -73,10 +73,13 @@ func (Rules) AppendViewOps(b []byte, prev, next State, viewer int, prefix string
 				b = append(b, '}')
 			}
 		}
-		if sb, sa := ScoreRound(before), ScoreRound(after); !slices.Equal(sb, sa) {
-			op("replace", "/roundScores")
-			b = appendInts(b, sa)
-			b = append(b, '}')
+		sb, sa := ScoreRound(before), ScoreRound(after)
+		for seat := range sa {
+			if sa[seat] != sb[seat] {
+				op("replace", "/roundScores/"+strconv.Itoa(seat))
+				b = strconv.AppendInt(b, int64(sa[seat]), 10)
+				b = append(b, '}')
+			}
 		}
 	}
 	return b, true
