@@ -55,6 +55,9 @@ type differ struct {
 	// copied are the values of b that a copy operation already put in
 	// place (see copies): diffed from the copy's source, not from a's.
 	copied []copiedVal
+	// noEnds turns arrayEnds off, for tests comparing it with array's
+	// entry by entry comparison.
+	noEnds bool
 }
 
 // scratch returns d emptied, its buffers kept for another diff: a room
@@ -408,6 +411,9 @@ func find(ms []member, key []byte, hint int) int {
 func (d *differ) array(a, b []byte) error {
 	start := len(d.mem)
 	defer func() { d.mem = d.mem[:start] }()
+	if ok, err := d.arrayEnds(a, b); ok || err != nil {
+		return err
+	}
 	if err := d.split(a, false); err != nil {
 		return err
 	}
@@ -466,6 +472,61 @@ func (d *differ) array(a, b []byte) error {
 		d.op(opRemove, strconv.AppendInt([]byte{'/'}, int64(i), 10), nil)
 	}
 	return nil
+}
+
+// arrayEnds tells two arrays apart from their bytes when b is a with
+// entries added at the end (a log below its cap, a move list), or with
+// its first entry gone and entries added (a log at its cap), as array
+// would from their entries: the same operations, but only the added
+// entries are split. ok is false when a and b are not so (array then
+// compares them entry by entry), and when a is empty or has one entry.
+func (d *differ) arrayEnds(a, b []byte) (ok bool, err error) {
+	if d.noEnds || len(a) < 2 || len(b) < 2 || b[0] != '[' || a[len(a)-1] != ']' {
+		return false, nil
+	}
+	first := protocol.SkipSpace(a, 1)
+	if first >= len(a)-1 {
+		return false, nil // []
+	}
+	// after reports whether b's entries start with the bytes rest, then
+	// go on or end, and appends the operations adding the rest of b.
+	after := func(rest []byte) (bool, error) {
+		k := 1 + len(rest)
+		if !bytes.HasPrefix(b[1:], rest) || k >= len(b) || (b[k] != ',' && (b[k] != ']' || k != len(b)-1)) {
+			return false, nil
+		}
+		mark := len(d.mem)
+		if err := d.splitAfter(b, k, false, nil); err != nil {
+			return false, err
+		}
+		d.appendAll(d.mem[mark:])
+		return true, nil
+	}
+	if ok, err := after(a[1 : len(a)-1]); ok || err != nil {
+		return ok, err
+	}
+	// The first entry gone: b starts with a's second entry, which differs
+	// from a's first (else array would keep the first and compare on).
+	end, err := protocol.SkipValue(a, first)
+	if err != nil {
+		return false, nil
+	}
+	comma := protocol.SkipSpace(a, end)
+	if comma >= len(a) || a[comma] != ',' {
+		return false, nil // one entry
+	}
+	second := protocol.SkipSpace(a, comma+1)
+	end2, err := protocol.SkipValue(a, second)
+	if err != nil || bytes.Equal(a[first:end], a[second:end2]) {
+		return false, nil
+	}
+	mark := len(d.out)
+	d.op(opRemove, []byte("/0"), nil)
+	if ok, err := after(a[second : len(a)-1]); ok || err != nil {
+		return ok, err
+	}
+	d.out = d.out[:mark]
+	return false, nil
 }
 
 // shift returns s > 0 when ae[s:] begins be (the array lost its first s

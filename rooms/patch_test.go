@@ -1124,3 +1124,86 @@ func TestPatchGamesTellOps(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchArrayEnds: an array that grew at its end, or lost its first
+// entry and grew (a log at its cap), is told from its bytes (arrayEnds)
+// with the very operations that comparing it entry by entry gives, inside
+// objects and arrays, with nested and repeated entries; near misses (an
+// entry that only starts like a's, a first entry repeated) go entry by
+// entry as before. Every result patches a into b.
+func TestPatchArrayEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	entry := func() any {
+		switch rng.IntN(4) {
+		case 0:
+			return rng.IntN(3) * 10 // repeats, and 10 starts like 1 and 100
+		case 1:
+			return []string{"a", "a,", "ab", `a"b`, "a]"}[rng.IntN(5)]
+		case 2:
+			return map[string]any{"turn": rng.IntN(3), "args": []int{rng.IntN(2)}}
+		}
+		return []any{rng.IntN(2), "x"}
+	}
+	taken := 0
+	for i := range 20000 {
+		var a []any
+		for range rng.IntN(6) {
+			a = append(a, entry())
+		}
+		b := slices.Clone(a)
+		switch rng.IntN(4) {
+		case 0: // grew
+		case 1: // lost its first
+			if len(b) > 0 {
+				b = b[1:]
+			}
+		case 2: // lost its first two
+			if len(b) > 1 {
+				b = b[2:]
+			}
+		case 3: // its last changed
+			if len(b) > 0 {
+				b = append(b[:len(b)-1:len(b)-1], entry())
+			}
+		}
+		for range rng.IntN(3) {
+			b = append(b, entry())
+		}
+		aj, bj := mustMarshal(map[string]any{"log": a}), mustMarshal(map[string]any{"log": b})
+		if i%3 == 0 { // at the top
+			aj, bj = mustMarshal(a), mustMarshal(b)
+		}
+		diffOf := func(noEnds bool) []byte {
+			d := differ{noEnds: noEnds}
+			d.path = append(d.path, "/G"...)
+			if err := d.diff(aj, bj); err != nil {
+				t.Fatalf("%s -> %s: %v", aj, bj, err)
+			}
+			return d.out
+		}
+		got, want := diffOf(false), diffOf(true)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s -> %s:\n from the ends %s\nentry by entry %s", aj, bj, got, want)
+		}
+		var ops []protocol.PatchOp
+		if err := json.Unmarshal(append(append([]byte("["), got...), ']'), &ops); err != nil {
+			t.Fatalf("operations are not JSON: %s", got)
+		}
+		doc, _ := oparse(append(append([]byte(`{"G":`), aj...), '}'))
+		if err := oapply(doc, ops); err != nil {
+			t.Fatalf("%s -> %s: %v\n%s", aj, bj, err, got)
+		}
+		if g, w := doc.encode(nil), append(append([]byte(`{"G":`), bj...), '}'); !bytes.Equal(g, w) {
+			t.Fatalf("%s -> %s: patched into %s by %s", aj, bj, g, got)
+		}
+		if i%3 == 0 {
+			var d differ
+			if ok, _ := d.arrayEnds(aj, bj); ok {
+				taken++
+			}
+		}
+	}
+	if taken < 1000 {
+		t.Fatalf("arrayEnds told only %d arrays", taken)
+	}
+}
