@@ -250,8 +250,8 @@ func (c *recordCache) tail(rec *Record) ([]byte, error) {
 }
 
 // sameSeats reports whether a and b hold equal seats, so that they encode
-// equally. TestSameSeatsFields fails when Seat gains a field this does
-// not compare.
+// equally. TestRecordCacheEveryField fails when Seat gains a field this
+// does not compare.
 func sameSeats(a, b []Seat) bool {
 	if len(a) != len(b) || (a == nil) != (b == nil) {
 		return false
@@ -281,9 +281,9 @@ func copySeats(seats []Seat) []Seat {
 	return out
 }
 
-// sameTail reports whether a and b encode equally. TestSameTailFields
-// fails when recordTail, Clocks or Options gain a field this does not
-// compare.
+// sameTail reports whether a and b encode equally.
+// TestRecordCacheEveryField fails when recordTail, Clocks or Options gain
+// a field this does not compare.
 func sameTail(a, b *recordTail) bool {
 	if a.SealedChunks != b.SealedChunks || a.SealedMoves != b.SealedMoves || a.MovesChunk != b.MovesChunk ||
 		!bytes.Equal(a.Gameover, b.Gameover) || (a.Gameover == nil) != (b.Gameover == nil) ||
