@@ -10,11 +10,10 @@ import (
 )
 
 // tally is a two-seat game whose state is a number; each seat's view adds
-// its own entry to the spectators' "players":{} (games.SeatEntries), and
-// with public set the rules write the spectators' view themselves
-// (games.PublicViewAppender), counting how often.
+// its own entry to the spectators' "players":{} (games.SeatEntries).
+// publicTally writes the spectators' view itself
+// (games.PublicViewAppender), counting how often in written.
 type tally struct {
-	public  bool
 	written *int
 }
 
