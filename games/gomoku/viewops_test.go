@@ -18,7 +18,11 @@ import (
 func TestViewOps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	told, leftToDiff := 0, 0
-	for match := range 24 {
+	matches := 24
+	if testing.Short() { // CI's race run
+		matches = 4
+	}
+	for match := range matches {
 		st := newMatch(t)
 		history := []games.State{st}
 		for len(history) < 400 && st.Status().Outcome == nil {
