@@ -354,6 +354,9 @@ func TestNewPlayerCarcassonneBreakdown(t *testing.T) {
 			ccShowsEntry(p, -1, "nothing lit after a second tap")
 			tapSel(p, `.cc-breakdown li[data-entry="0"]`)
 			ccShowsEntry(p, 0, "entry 0 lit again")
+			// Lighting an entry brings the board into sight: the next tap
+			// is aimed once that scroll is over, or it lands elsewhere.
+			p.WaitJS("the board brought into sight again", ccBoardInView)
 			tapSel(p, fmt.Sprintf(`.cc-breakdown li[data-entry="%d"]`, second))
 			ccShowsEntry(p, second, "the other entry lit")
 		} else {
