@@ -479,7 +479,8 @@ func (d *differ) array(a, b []byte) error {
 // its first entry gone and entries added (a log at its cap), as array
 // would from their entries: the same operations, but only the added
 // entries are split. ok is false when a and b are not so (array then
-// compares them entry by entry), and when a is empty or has one entry.
+// compares them entry by entry), and when a is empty; a first entry gone
+// is looked for only when a has two entries or more.
 func (d *differ) arrayEnds(a, b []byte) (ok bool, err error) {
 	if d.noEnds || len(a) < 2 || len(b) < 2 || b[0] != '[' || a[len(a)-1] != ']' {
 		return false, nil
