@@ -13,8 +13,9 @@ const (
 	moveName = "place"
 )
 
-// firstEmpty scans the Gomoku view's board row by row for an empty point.
-func firstEmpty(g json.RawMessage) (x, y int, ok bool) {
+// firstEmpty scans the Gomoku view's board row by row for the first empty
+// point that owner gives seat.
+func firstEmpty(g json.RawMessage, seat int) (x, y int, ok bool) {
 	var v struct {
 		Board []string `json:"board"`
 	}
@@ -23,7 +24,7 @@ func firstEmpty(g json.RawMessage) (x, y int, ok bool) {
 	}
 	for y, row := range v.Board {
 		for x := 0; x < len(row); x++ {
-			if row[x] == '.' {
+			if row[x] == '.' && owner(x, y) == seat {
 				return x, y, true
 			}
 		}

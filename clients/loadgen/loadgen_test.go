@@ -80,22 +80,52 @@ func TestFirstEmpty(t *testing.T) {
 	tests := []struct {
 		name   string
 		g      string
+		seat   int
 		x, y   int
 		wantOK bool
 	}{
-		{"empty board", `{"board":["...............","..............."]}`, 0, 0, true},
-		{"second row", fmt.Sprintf(`{"board":[%q,"BW.W"]}`, full), 2, 1, true},
-		{"full", fmt.Sprintf(`{"board":[%q]}`, full), 0, 0, false},
-		{"not JSON", `nope`, 0, 0, false},
-		{"no board", `{}`, 0, 0, false},
+		{"empty board", `{"board":["...............","..............."]}`, 0, 0, 0, true},
+		{"empty board, seat 1", `{"board":["...............","..............."]}`, 1, 1, 0, true},
+		// Row 1 gives seat 0 its even points and seat 1 its odd ones.
+		{"second row", fmt.Sprintf(`{"board":[%q,"BW.W.."]}`, full), 0, 2, 1, true},
+		{"second row, seat 1", fmt.Sprintf(`{"board":[%q,"BW.W.."]}`, full), 1, 5, 1, true},
+		{"only the other seat's point", fmt.Sprintf(`{"board":[%q,"BW.W"]}`, full), 1, 0, 0, false},
+		{"full", fmt.Sprintf(`{"board":[%q]}`, full), 0, 0, 0, false},
+		{"not JSON", `nope`, 0, 0, 0, false},
+		{"no board", `{}`, 0, 0, 0, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			x, y, ok := firstEmpty(json.RawMessage(tc.g))
+			x, y, ok := firstEmpty(json.RawMessage(tc.g), tc.seat)
 			if ok != tc.wantOK || (ok && (x != tc.x || y != tc.y)) {
 				t.Fatalf("firstEmpty = (%d,%d,%v), want (%d,%d,%v)", x, y, ok, tc.x, tc.y, tc.wantOK)
 			}
 		})
+	}
+}
+
+// TestOwnerDraws: the pattern gives seat 0 113 points and seat 1 112, and
+// no line of three points in any direction has one owner, so a match
+// played by it ends only when the board is full, in a draw.
+func TestOwnerDraws(t *testing.T) {
+	const n = 15
+	count := [2]int{}
+	for y := range n {
+		for x := range n {
+			count[owner(x, y)]++
+			for _, d := range [][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}} {
+				x2, y2 := x+2*d[0], y+2*d[1]
+				if x2 < 0 || x2 >= n || y2 < 0 || y2 >= n {
+					continue
+				}
+				if o := owner(x, y); owner(x+d[0], y+d[1]) == o && owner(x2, y2) == o {
+					t.Fatalf("seat %d owns three in a row from (%d,%d) along %v", o, x, y, d)
+				}
+			}
+		}
+	}
+	if count != [2]int{113, 112} {
+		t.Fatalf("points per seat %v, want [113 112]", count)
 	}
 }
 

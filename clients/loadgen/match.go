@@ -248,11 +248,16 @@ func (r *runner) playSeat(ctx context.Context, c *client.Conn, p *pairing, s *sa
 	}
 }
 
-// moveOnce plays the first empty point of st. It returns the acked state,
+// moveOnce plays the first empty point of st that owner gives the seat to
+// move (the seat's own, as moveOnce is called on its turn). It returns the acked state,
 // or nil after a refusal (having asked for a fresh state), and false when the
 // seat must stop.
 func (r *runner) moveOnce(ctx context.Context, c *client.Conn, st *protocol.State, p *pairing, s *samples) (*protocol.State, bool) {
-	x, y, ok := firstEmpty(st.G)
+	seat := 0
+	if st.Ctx.CurrentPlayer == "1" {
+		seat = 1
+	}
+	x, y, ok := firstEmpty(st.G, seat)
 	if !ok {
 		r.errs.add("no_empty_point")
 		return nil, false

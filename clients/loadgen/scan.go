@@ -32,9 +32,38 @@ type view struct {
 	current  string // ctx.currentPlayer
 	started  bool   // ctx.started
 	over     bool   // ctx.gameover is present and not null
-	x, y     int    // the first empty point of G.board, row by row; valid when hasEmpty
-	hasEmpty bool
-	card     string // Gong Zhu: the first card of the seat's legal list; "" for none
+	empty    [2]point // per seat: the first empty point of G.board, row by row, that the seat's pattern gives it
+	card     string   // Gong Zhu: the first card of the seat's legal list; "" for none
+}
+
+// point is a Gomoku point; ok is false when there is none.
+type point struct {
+	x, y int
+	ok   bool
+}
+
+// owner is the seat the drawing pattern gives the point (x, y): seat 0 when
+// (y + 2x) mod 4 < 2, else seat 1. No seat then has more than two stones
+// in a row in any direction, seat 0 has 113 of the 225 points and seat 1
+// the other 112, and a match played by it is a 225-move draw (the same
+// pattern as the boardgame.io anchor's load driver).
+func owner(x, y int) int {
+	if (y+2*x)%4 < 2 {
+		return 0
+	}
+	return 1
+}
+
+// next is the point the seat whose turn it is plays: the first empty point
+// of its pattern; false when the current player is neither seat or has none.
+func (v *view) next() (point, bool) {
+	switch v.current {
+	case "0":
+		return v.empty[0], v.empty[0].ok
+	case "1":
+		return v.empty[1], v.empty[1].ok
+	}
+	return point{}, false
 }
 
 // scanFrame is scanFrameWith for Gomoku's board.
@@ -118,8 +147,8 @@ func scanBoard(g []byte, v *view) {
 	}
 }
 
-// scanRows finds the first '.' of the board val (an array of row
-// strings) in row-major order.
+// scanRows finds, for each seat, the first '.' of the board val (an
+// array of row strings) in row-major order that owner gives the seat.
 func scanRows(val []byte, v *view) {
 	// val is ["row0","row1",…]; rows hold '.', 'B', 'W' (no escapes).
 	if len(val) == 0 || val[0] != '[' {
@@ -131,13 +160,30 @@ func scanRows(val []byte, v *view) {
 		if end < 0 {
 			return
 		}
-		if x := bytes.IndexByte(val[i+1:end-1], '.'); x >= 0 {
-			v.x, v.y, v.hasEmpty = x, y, true
+		if emptyIn(val[i+1:end-1], y, v) {
 			return
 		}
 		i = skipSpace(val, end)
 		if i < len(val) && val[i] == ',' {
 			i = skipSpace(val, i+1)
+		}
+	}
+}
+
+// emptyIn records in v the first '.' of row y that each seat still lacks;
+// true once both seats have one.
+func emptyIn(row []byte, y int, v *view) bool {
+	for x := 0; ; x++ {
+		d := bytes.IndexByte(row[x:], '.')
+		if d < 0 {
+			return false
+		}
+		x += d
+		if e := &v.empty[owner(x, y)]; !e.ok {
+			*e = point{x, y, true}
+			if v.empty[0].ok && v.empty[1].ok {
+				return true
+			}
 		}
 	}
 }

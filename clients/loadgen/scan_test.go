@@ -30,7 +30,10 @@ func decodedView(t *testing.T, frame []byte) view {
 	if st.Ack != nil {
 		v.ack, v.hasAck = *st.Ack, true
 	}
-	v.x, v.y, v.hasEmpty = firstEmpty(st.G)
+	for seat := range v.empty {
+		x, y, ok := firstEmpty(st.G, seat)
+		v.empty[seat] = point{x, y, ok}
+	}
 	return v
 }
 
@@ -64,7 +67,7 @@ func (fc *frameCheck) check(frame []byte) (frameKind, view) {
 		fc.ack = fc.ack || got.hasAck
 		fc.noAck = fc.noAck || !got.hasAck
 		fc.over = fc.over || got.over
-		fc.belowRow0 = fc.belowRow0 || (got.hasEmpty && got.y > 0)
+		fc.belowRow0 = fc.belowRow0 || (got.empty[0].ok && got.empty[0].y > 0)
 	case protocol.TypeError:
 		if kind != frameError {
 			t.Fatalf("scanFrame kind %d, want error:\n%s", kind, frame)
@@ -173,21 +176,24 @@ func TestScanFrameServer(t *testing.T) {
 		return func(k frameKind, v view) bool { return k == frameState && v.stateID >= want }
 	}
 	last = seats[0].until(func(k frameKind, v view) bool { return k == frameState && v.started })
-	// 20 stones: row 0 fills, then the first empty point is (5, 1).
+	// 20 stones: row 0 fills (seat 0 has its 8 points, seat 1 its 7),
+	// then each seat takes its own points of row 1, seat 1 first: seat 0
+	// has (0,1) and (2,1), so its first empty point is (4, 1).
 	for i := range 20 {
 		mover, other := seats[i%2], seats[1-i%2]
-		if !last.hasEmpty || last.current != fmt.Sprint(i%2) {
+		p, ok := last.next()
+		if !ok || last.current != fmt.Sprint(i%2) {
 			t.Fatalf("move %d: view %+v", i, last)
 		}
 		moveID := int64(i + 1)
-		mover.send(protocol.ClientMessage{Type: protocol.TypeMove, ID: &moveID, Move: moveName, Args: json.RawMessage(fmt.Sprintf("[%d,%d]", last.x, last.y))})
+		mover.send(protocol.ClientMessage{Type: protocol.TypeMove, ID: &moveID, Move: moveName, Args: json.RawMessage(fmt.Sprintf("[%d,%d]", p.x, p.y))})
 		acked := mover.until(func(k frameKind, v view) bool { return k == frameState && v.hasAck && v.ack == moveID })
 		other.until(seqOf(acked.stateID))
 		spec.until(seqOf(acked.stateID))
 		last = acked
 	}
-	if last.x != 5 || last.y != 1 {
-		t.Fatalf("after 20 stones the first empty point is (%d,%d), want (5,1)", last.x, last.y)
+	if p, _ := last.next(); p != (point{4, 1, true}) || last.empty[1] != (point{7, 1, true}) {
+		t.Fatalf("after 20 stones the seats' first empty points are %+v, want (4,1) and (7,1)", last.empty)
 	}
 	// Out of turn (seat 0 is to move): refused with its ref.
 	bad := int64(99)
@@ -262,7 +268,9 @@ func TestScanFrameCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := view{stateID: 13, current: "1", started: true, x: 2, y: 3, hasEmpty: true}
+	// Row 3 is "BW.W.....": (2,3) is seat 1's, (4,3) too, (5,3) seat 0's.
+	pts := [2]point{{5, 3, true}, {2, 3, true}}
+	base := view{stateID: 13, current: "1", started: true, empty: pts}
 	tests := []struct {
 		name  string
 		frame []byte
@@ -271,20 +279,20 @@ func TestScanFrameCases(t *testing.T) {
 	}{
 		{"plain", state(nil), frameState, base},
 		{"ack", state(func(s *protocol.State) { s.Ack = &ack }), frameState,
-			view{stateID: 13, ack: 42, hasAck: true, current: "1", started: true, x: 2, y: 3, hasEmpty: true}},
+			view{stateID: 13, ack: 42, hasAck: true, current: "1", started: true, empty: pts}},
 		{"indented", indented(state(func(s *protocol.State) { s.Ack = &ack })), frameState,
-			view{stateID: 13, ack: 42, hasAck: true, current: "1", started: true, x: 2, y: 3, hasEmpty: true}},
+			view{stateID: 13, ack: 42, hasAck: true, current: "1", started: true, empty: pts}},
 		{"gameover object", state(func(s *protocol.State) {
 			s.Ctx.Gameover = json.RawMessage(`{"winner":"0","reason":"five","line":[[0,0],[1,1]]}`)
-		}), frameState, view{stateID: 13, current: "1", started: true, over: true, x: 2, y: 3, hasEmpty: true}},
+		}), frameState, view{stateID: 13, current: "1", started: true, over: true, empty: pts}},
 		{"gameover absent", state(func(s *protocol.State) { s.Ctx.Gameover = nil }), frameState, base},
 		{"not started", state(func(s *protocol.State) { s.Ctx.Started = false; s.Ctx.CurrentPlayer = "0" }), frameState,
-			view{stateID: 13, current: "0", x: 2, y: 3, hasEmpty: true}},
+			view{stateID: 13, current: "0", empty: pts}},
 		{"empty board", state(func(s *protocol.State) { s.G = board(rows(15, strings.Repeat(".", 15))) }), frameState,
-			view{stateID: 13, current: "1", started: true, hasEmpty: true}},
+			view{stateID: 13, current: "1", started: true, empty: [2]point{{0, 0, true}, {1, 0, true}}}},
 		{"last point", state(func(s *protocol.State) {
 			s.G = board(append(rows(14, strings.Repeat("W", 15)), strings.Repeat("B", 14)+"."))
-		}), frameState, view{stateID: 13, current: "1", started: true, x: 14, y: 14, hasEmpty: true}},
+		}), frameState, view{stateID: 13, current: "1", started: true, empty: [2]point{1: {14, 14, true}}}},
 		{"full board", state(func(s *protocol.State) { s.G = board(rows(15, strings.Repeat("W", 15))) }), frameState,
 			view{stateID: 13, current: "1", started: true}},
 		{"no board", state(func(s *protocol.State) { s.G = json.RawMessage(`{"size":15,"note":"board"}`) }), frameState,
@@ -380,7 +388,8 @@ func serverFrame(tb testing.TB) []byte {
 					tb.Fatal(err)
 				}
 			}
-			if _, err := c.move(time.Second, moveName, c.v.x, c.v.y); err != nil {
+			p, _ := c.v.next()
+			if _, err := c.move(time.Second, moveName, p.x, p.y); err != nil {
 				tb.Fatal(err)
 			}
 			for !c.v.hasAck {
@@ -425,7 +434,7 @@ func TestScanFrameAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { scanFrame(frame, &v) }); n != 0 {
 		t.Fatalf("scanFrame allocates %.0f times per frame", n)
 	}
-	if !v.hasAck || v.current != "0" || !v.hasEmpty || v.y != 2 {
+	if p, ok := v.next(); !v.hasAck || v.current != "0" || !ok || p.y != 2 {
 		t.Fatalf("unexpected view %+v of\n%s", v, frame)
 	}
 	t.Logf("frame of %d bytes: %s", len(frame), frame)
@@ -449,6 +458,6 @@ func BenchmarkDecodeFrame(b *testing.B) {
 	for b.Loop() {
 		var st protocol.State
 		json.Unmarshal(frame, &st)
-		firstEmpty(st.G)
+		firstEmpty(st.G, 0)
 	}
 }

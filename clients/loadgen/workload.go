@@ -32,7 +32,8 @@ type workload struct {
 
 // The games -game can drive.
 var (
-	// gomokuLoad: two seats, each placing on the first empty point.
+	// gomokuLoad: two seats, each placing on the first empty point its
+	// pattern gives it (owner), so every match is a 225-move draw.
 	gomokuLoad = workload{
 		name: gameName, move: moveName, seats: 2, resigns: true, noMove: "no_empty_point",
 		scanG: scanBoard, part: "board", scanPart: scanRows, appendArgs: appendPoint,
@@ -62,12 +63,13 @@ func workloadFor(name string) (*workload, error) {
 // viewers is the number of connections that receive each move's state.
 func (w *workload) viewers() int { return w.seats + w.watchers }
 
-// appendPoint appends Gomoku's [x,y] from v.
+// appendPoint appends Gomoku's [x,y] of the seat to move from v.
 func appendPoint(b []byte, v *view) ([]byte, bool) {
-	if !v.hasEmpty {
+	p, ok := v.next()
+	if !ok {
 		return b, false
 	}
-	return appendInts(b, v.x, v.y), true
+	return appendInts(b, p.x, p.y), true
 }
 
 // appendCard appends Gong Zhu's ["QS"] from v.
