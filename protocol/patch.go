@@ -103,23 +103,34 @@ func applyOp(doc any, op PatchOp) (any, error) {
 }
 
 // ParsePointer splits an RFC 6901 JSON Pointer into its unescaped tokens.
-func ParsePointer(p string) ([]string, error) {
+func ParsePointer(p string) ([]string, error) { return AppendPointer(nil, p) }
+
+// AppendPointer is ParsePointer appending the tokens to dst. The tokens
+// of a pointer without escapes are substrings of p.
+func AppendPointer(dst []string, p string) ([]string, error) {
 	if p == "" {
-		return nil, nil
+		return dst, nil
 	}
 	if p[0] != '/' {
-		return nil, fmt.Errorf("pointer %q does not start with /", p)
+		return dst, fmt.Errorf("pointer %q does not start with /", p)
 	}
-	toks := strings.Split(p[1:], "/")
-	for i, t := range toks {
-		for j := 0; j < len(t); j++ {
-			if t[j] == '~' && (j+1 >= len(t) || (t[j+1] != '0' && t[j+1] != '1')) {
-				return nil, fmt.Errorf("pointer %q has a bad ~ escape", p)
+	escaped := strings.IndexByte(p, '~') >= 0
+	for rest := p[1:]; ; {
+		tok, after, more := strings.Cut(rest, "/")
+		if escaped {
+			for j := 0; j < len(tok); j++ {
+				if tok[j] == '~' && (j+1 >= len(tok) || (tok[j+1] != '0' && tok[j+1] != '1')) {
+					return dst, fmt.Errorf("pointer %q has a bad ~ escape", p)
+				}
 			}
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		}
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		dst = append(dst, tok)
+		if !more {
+			return dst, nil
+		}
+		rest = after
 	}
-	return toks, nil
 }
 
 // ArrayIndex parses an array index token for an array of n elements; end

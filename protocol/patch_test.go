@@ -3,6 +3,9 @@ package protocol
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -107,5 +110,47 @@ func TestDecodeClientPatches(t *testing.T) {
 	}
 	if _, err := DecodeClient([]byte(`{"type":"hello","patches":"yes"}`)); !errors.Is(err, ErrBadMessage) {
 		t.Fatalf("patches \"yes\": %v", err)
+	}
+}
+
+// TestAppendPointer compares the pointer parser with RFC 6901's text
+// (split at every "/", then "~1" to "/" and "~0" to "~") over random
+// pointers, escapes and empty tokens included, and appends after what
+// dst holds.
+func TestAppendPointer(t *testing.T) {
+	reference := func(p string) ([]string, bool) {
+		if p == "" {
+			return nil, true
+		}
+		if p[0] != '/' {
+			return nil, false
+		}
+		toks := strings.Split(p[1:], "/")
+		for i, tok := range toks {
+			if strings.Contains(strings.NewReplacer("~0", "", "~1", "").Replace(tok), "~") {
+				return nil, false
+			}
+			toks[i] = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		}
+		return toks, true
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	parts := []string{"/", "a", "G", "0", "-", "~0", "~1", "~", "~2", "~01", "é", ""}
+	for range 20000 {
+		var p strings.Builder
+		if rng.IntN(10) > 0 {
+			p.WriteByte('/')
+		}
+		for range rng.IntN(6) {
+			p.WriteString(parts[rng.IntN(len(parts))])
+		}
+		want, ok := reference(p.String())
+		got, err := AppendPointer([]string{"kept"}, p.String())
+		if (err == nil) != ok {
+			t.Fatalf("%q: error %v, want ok %v", p.String(), err, ok)
+		}
+		if ok && !slices.Equal(got, append([]string{"kept"}, want...)) {
+			t.Fatalf("%q: %q, want %q", p.String(), got, want)
+		}
 	}
 }

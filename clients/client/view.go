@@ -42,6 +42,8 @@ type View struct {
 	cur   protocol.State
 	dirty []string
 	all   bool
+	// toks and from hold the tokens of the operation being applied.
+	toks, from []string
 }
 
 // stateFields maps the JSON name of each field of protocol.State that a
@@ -233,10 +235,11 @@ func (v *View) decode() error {
 
 // apply applies one operation.
 func (v *View) apply(op protocol.PatchOp) error {
-	path, err := protocol.ParsePointer(op.Path)
+	path, err := protocol.AppendPointer(v.toks[:0], op.Path)
 	if err != nil {
 		return err
 	}
+	v.toks = path
 	value := func() (*node, error) {
 		js := protocol.TrimSpace(op.Value)
 		if len(js) == 0 {
@@ -273,10 +276,11 @@ func (v *View) apply(op protocol.PatchOp) error {
 		}
 		return nil
 	case "move", "copy":
-		from, err := protocol.ParsePointer(op.From)
+		from, err := protocol.AppendPointer(v.from[:0], op.From)
 		if err != nil {
 			return err
 		}
+		v.from = from
 		if op.Op == "move" {
 			if len(from) < len(path) && slices.Equal(from, path[:len(from)]) {
 				return errors.New("cannot move a value into itself")

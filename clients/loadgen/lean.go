@@ -165,6 +165,11 @@ func (c *leanConn) next() (frameKind, *protocol.Error, error) {
 		c.broken = true
 		return frameOther, nil, err
 	}
+	return c.take()
+}
+
+// take is next for the frame just read into c.buf.
+func (c *leanConn) take() (frameKind, *protocol.Error, error) {
 	var v view
 	switch scanFrameWith(c.buf, &v, c.load.scanG) {
 	case frameState:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/chaguan/chaguan/clients/client"
 	"github.com/chaguan/chaguan/protocol"
+	"github.com/chaguan/chaguan/server"
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
@@ -202,4 +204,71 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// BenchmarkLeanPatches is a lean seat's own work on the frames of one
+// whole Gomoku match (225 moves, patches on), the network left out: the
+// frames seat 0 read are taken again, in order, by a fresh connection.
+func BenchmarkLeanPatches(b *testing.B) {
+	frames := gomokuFrames(b)
+	b.ResetTimer()
+	for b.Loop() {
+		c := &leanConn{me: "0", load: &gomokuLoad, leanOptions: leanOptions{patches: true}}
+		for _, f := range frames {
+			c.buf = append(c.buf[:0], f...)
+			if _, _, err := c.take(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if !c.v.over {
+			b.Fatalf("the match did not end: %+v", c.v)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(frames)), "ns/frame")
+}
+
+// gomokuFrames plays one Gomoku match to its 225-move draw on an
+// in-process server, both seats asking for patches, and returns every
+// frame seat 0 read.
+func gomokuFrames(tb testing.TB) [][]byte {
+	tb.Helper()
+	srv := servertest.Start(tb, servertest.Options{WS: server.WSConfig{Rate: 1e6, Burst: 1000}})
+	id, creds := newMatchTB(tb, srv.URL)
+	var seats [2]*leanConn
+	for i := range seats {
+		c, err := dialLeanGame(context.Background(), &gomokuLoad, leanOptions{patches: true}, srv.URL, id, fmt.Sprint(i), creds[i])
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer c.Close()
+		seats[i] = c
+	}
+	frames := [][]byte{bytes.Clone(seats[0].buf)}
+	read := func(i int) {
+		c := seats[i]
+		c.setReadDeadline(time.Now().Add(5 * time.Second))
+		if _, _, err := c.next(); err != nil {
+			tb.Fatal(err)
+		}
+		if i == 0 {
+			frames = append(frames, bytes.Clone(c.buf))
+		}
+	}
+	for !seats[0].v.over {
+		for i, c := range seats {
+			for c.v.current != c.me && !c.v.over {
+				read(i)
+			}
+			if c.v.over {
+				break
+			}
+			if _, ok, err := c.playView(time.Second); err != nil || !ok {
+				tb.Fatalf("seat %d cannot move: %v", i, err)
+			}
+			for !c.v.hasAck {
+				read(i)
+			}
+		}
+	}
+	return frames
 }

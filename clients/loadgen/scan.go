@@ -287,15 +287,24 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // skipString returns the index just past the JSON string whose opening
 // quote is b[i], or -1 if it is not closed.
 func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++ // the escaped byte cannot close the string
-		case '"':
-			return i + 1
+	start := i + 1
+	for i = start; ; {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return -1
 		}
+		q += i
+		// The quote closes the string unless an odd run of backslashes
+		// escapes it.
+		n := 0
+		for k := q - 1; k >= start && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
 	}
-	return -1
 }
 
 // skipValue returns the index just past the JSON value that starts at
