@@ -221,7 +221,8 @@ func (c *leanConn) hold(v *view) {
 }
 
 // patch applies the patch frame just read to the view held and fills v
-// from it, as scanFrameWith would from the state it stands for. When it
+// from it, as scanFrameWith would from the state it stands for (the move
+// from G only when the view is of the seat's own turn). When it
 // does not apply it sends a sync and skips patches until the state that
 // answers it (ok false); err is a failed write.
 func (c *leanConn) patch(v *view) (ok bool, err error) {
@@ -237,8 +238,13 @@ func (c *leanConn) patch(v *view) (ok bool, err error) {
 			if p.Ack != nil {
 				v.ack, v.hasAck = *p.Ack, true
 			}
-			c.load.scanPart(c.pv.Lookup("G", c.load.part), v)
 			if scanCtx(c.pv.Member("ctx"), v) {
+				// Only the seat to move reads its move from G (the
+				// seat plays only on such a view), so a view of the
+				// other seat's turn encodes and scans none of it.
+				if v.started && v.current == c.me {
+					c.load.scanPart(c.pv.Lookup("G", c.load.part), v)
+				}
 				return true, nil
 			}
 		}
