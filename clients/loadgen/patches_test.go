@@ -209,22 +209,34 @@ func mustJSON(t *testing.T, v any) string {
 // BenchmarkLeanPatches is a lean seat's own work on the frames of one
 // whole Gomoku match (225 moves, patches on), the network left out: the
 // frames seat 0 read are taken again, in order, by a fresh connection.
+//
+// With many/N, N connections take the frames in turn, one frame each, as
+// the load generator's seats of N matches do: the views held then do not
+// all stay in the CPU's caches.
 func BenchmarkLeanPatches(b *testing.B) {
 	frames := gomokuFrames(b)
-	b.ResetTimer()
-	for b.Loop() {
-		c := &leanConn{me: "0", load: &gomokuLoad, leanOptions: leanOptions{patches: true}}
-		for _, f := range frames {
-			c.buf = append(c.buf[:0], f...)
-			if _, _, err := c.take(); err != nil {
-				b.Fatal(err)
+	for _, n := range []int{1, 200} {
+		b.Run(fmt.Sprintf("many/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				conns := make([]*leanConn, n)
+				for i := range conns {
+					conns[i] = &leanConn{me: "0", load: &gomokuLoad, leanOptions: leanOptions{patches: true}}
+				}
+				for _, f := range frames {
+					for _, c := range conns {
+						c.buf = append(c.buf[:0], f...)
+						if _, _, err := c.take(); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				if !conns[0].v.over {
+					b.Fatalf("the match did not end: %+v", conns[0].v)
+				}
 			}
-		}
-		if !c.v.over {
-			b.Fatalf("the match did not end: %+v", c.v)
-		}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n*len(frames)), "ns/frame")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(frames)), "ns/frame")
 }
 
 // gomokuFrames plays one Gomoku match to its 225-move draw on an
