@@ -284,3 +284,39 @@ func gomokuFrames(tb testing.TB) [][]byte {
 	}
 	return frames
 }
+
+// TestLeanSeatsDraw: two lean seats with patches play a whole Gomoku match
+// on an in-process server, each its own points of the pattern, and it
+// ends as a draw on a full board after 225 moves, every frame applied.
+func TestLeanSeatsDraw(t *testing.T) {
+	frames := gomokuFrames(t)
+	c := &leanConn{me: "0", load: &gomokuLoad, leanOptions: leanOptions{patches: true}}
+	for _, f := range frames {
+		c.buf = append(c.buf[:0], f...)
+		if _, _, err := c.take(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var g struct {
+		Board  []string
+		Moves  [][2]int
+		Result struct {
+			Draw   bool
+			Reason string
+		}
+	}
+	if err := json.Unmarshal(c.pv.Member("G"), &g); err != nil {
+		t.Fatal(err)
+	}
+	gameover := string(c.pv.Lookup("ctx", "gameover"))
+	if !c.v.over || len(g.Moves) != 225 || !g.Result.Draw || g.Result.Reason != "full" || !strings.Contains(gameover, `"draw":true`) {
+		t.Fatalf("after %d moves: over %v, result %+v, gameover %s", len(g.Moves), c.v.over, g.Result, gameover)
+	}
+	for y, row := range g.Board {
+		for x := range len(row) {
+			if want := "BW"[owner(x, y)]; row[x] != want {
+				t.Fatalf("(%d,%d) holds %q, want the stone of seat %d", x, y, row[x], owner(x, y))
+			}
+		}
+	}
+}
