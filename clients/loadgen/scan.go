@@ -26,14 +26,14 @@ const (
 
 // view is what a seat needs from one state frame.
 type view struct {
-	stateID  int64
-	ack      int64 // the mover's own move id; valid when hasAck
-	hasAck   bool
-	current  string // ctx.currentPlayer
-	started  bool   // ctx.started
-	over     bool   // ctx.gameover is present and not null
-	empty    [2]point // per seat: the first empty point of G.board, row by row, that the seat's pattern gives it
-	card     string   // Gong Zhu: the first card of the seat's legal list; "" for none
+	stateID int64
+	ack     int64 // the mover's own move id; valid when hasAck
+	hasAck  bool
+	current string   // ctx.currentPlayer
+	started bool     // ctx.started
+	over    bool     // ctx.gameover is present and not null
+	empty   [2]point // per seat: the first empty point of G.board, row by row, that the seat's pattern gives it
+	card    string   // Gong Zhu: the first card of the seat's legal list; "" for none
 }
 
 // point is a Gomoku point; ok is false when there is none.
