@@ -91,15 +91,15 @@ func (v *View) setState(frame []byte, st *protocol.State) error {
 	v.Reset()
 	var top node
 	top.raw = protocol.TrimSpace(frame)
-	if err := top.split(); err != nil || top.kind != '{' {
+	if err := top.split(); err != nil || top.kind() != '{' {
 		return fmt.Errorf("chaguan: state message is not an object")
 	}
-	if hasDuplicateKeys(top.keys) {
+	if hasDuplicateKeys(top.s.keys) {
 		return fmt.Errorf("chaguan: state message has a member twice")
 	}
 	// The view is the message less type, stateID and ack.
-	for i := 0; i < len(top.keys); {
-		switch top.keys[i] {
+	for i := 0; i < len(top.s.keys); {
+		switch top.s.keys[i] {
 		case "type", "stateID", "ack":
 			top.removeAt(i)
 		default:
@@ -158,11 +158,11 @@ func (v *View) Member(name string) []byte {
 	if !v.held {
 		return nil
 	}
-	i := slices.Index(v.root.keys, name)
+	i := slices.Index(v.root.s.keys, name)
 	if i < 0 {
 		return nil
 	}
-	return v.root.kids[i].bytes()
+	return v.root.s.kids[i].bytes()
 }
 
 // Lookup returns the JSON of the value at path in the view held (the
@@ -328,7 +328,7 @@ func (v *View) parent(path []string, change bool) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		n = n.kids[i]
+		n = n.s.kids[i]
 	}
 	if err := n.split(); err != nil {
 		return nil, err
@@ -352,7 +352,7 @@ func (v *View) get(path []string) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.kids[i], nil
+	return p.s.kids[i], nil
 }
 
 // set stores val at path: added (add) or in place of what is there
@@ -360,10 +360,10 @@ func (v *View) get(path []string) (*node, error) {
 func (v *View) set(path []string, val *node, add bool) error {
 	if len(path) == 0 {
 		// The whole view: it must stay an object to be one.
-		if err := val.split(); err != nil || val.kind != '{' {
+		if err := val.split(); err != nil || val.kind() != '{' {
 			return errors.New("the view must be an object")
 		}
-		if hasDuplicateKeys(val.keys) {
+		if hasDuplicateKeys(val.s.keys) {
 			return errors.New("an object has a member twice")
 		}
 		v.root = *val
@@ -375,29 +375,29 @@ func (v *View) set(path []string, val *node, add bool) error {
 		return err
 	}
 	tok := path[len(path)-1]
-	switch p.kind {
+	switch p.kind() {
 	case '{':
-		i := slices.Index(p.keys, tok)
+		i := slices.Index(p.s.keys, tok)
 		switch {
 		case i >= 0:
-			p.kids[i] = val
+			p.s.kids[i] = val
 		case !add:
 			return fmt.Errorf("no member %q to replace", tok)
 		default:
-			p.keys = append(p.keys, tok)
-			p.names = append(p.names, encodeKey(tok))
-			p.kids = append(p.kids, val)
+			p.s.keys = append(p.s.keys, tok)
+			p.s.names = append(p.s.names, encodeKey(tok))
+			p.s.kids = append(p.s.kids, val)
 		}
 		return nil
 	case '[':
-		i, err := protocol.ArrayIndex(tok, len(p.kids), add)
+		i, err := protocol.ArrayIndex(tok, len(p.s.kids), add)
 		if err != nil {
 			return err
 		}
 		if add {
-			p.kids = slices.Insert(p.kids, i, val)
+			p.s.kids = slices.Insert(p.s.kids, i, val)
 		} else {
-			p.kids[i] = val
+			p.s.kids[i] = val
 		}
 		return nil
 	}
@@ -417,20 +417,26 @@ func (v *View) remove(path []string) (*node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := p.kids[i]
+	n := p.s.kids[i]
 	p.removeAt(i)
 	return n, nil
 }
 
 // node is one JSON value of a view: the bytes it arrived as until an
 // operation reaches inside it, then its members (an object) or elements
-// (an array), each a node.
+// (an array), each a node. A value no operation reached inside (most of
+// them: every value an operation adds) is its bytes and a nil pointer.
 type node struct {
 	// raw is the value's JSON: as it arrived for a value not split, the
 	// encoding of its members for one split (nil once one changed, until
 	// bytes encodes it again). Never changed in place once set.
-	raw  []byte
-	kind byte // 0: not split (raw is the value); '{' or '[' once split
+	raw []byte
+	s   *parts // nil until split
+}
+
+// parts are a split value's members or elements.
+type parts struct {
+	kind byte // '{' or '['
 	// An object's members, in order: the names decoded and as JSON
 	// strings (as they arrived, or encoded); an array's elements are kids.
 	keys  []string
@@ -438,10 +444,18 @@ type node struct {
 	kids  []*node
 }
 
+// kind is 0 for a value not split, else '{' or '['.
+func (n *node) kind() byte {
+	if n.s == nil {
+		return 0
+	}
+	return n.s.kind
+}
+
 // split splits a value not split yet into its members or elements; a
 // scalar is an error.
 func (n *node) split() error {
-	if n.kind != 0 {
+	if n.s != nil {
 		return nil
 	}
 	js := n.raw
@@ -497,59 +511,60 @@ func (n *node) split() error {
 	if protocol.SkipSpace(js, i) != len(js) {
 		return errBadJSON
 	}
-	n.kind, n.keys, n.names, n.kids = kind, keys, names, kids
+	n.s = &parts{kind: kind, keys: keys, names: names, kids: kids}
 	return nil
 }
 
 // child returns the index of member or element tok of a split node.
 func (n *node) child(tok string) (int, error) {
-	switch n.kind {
+	switch n.kind() {
 	case '{':
-		if i := slices.Index(n.keys, tok); i >= 0 {
+		if i := slices.Index(n.s.keys, tok); i >= 0 {
 			return i, nil
 		}
 		return 0, fmt.Errorf("no member %q", tok)
 	case '[':
-		return protocol.ArrayIndex(tok, len(n.kids), false)
+		return protocol.ArrayIndex(tok, len(n.s.kids), false)
 	}
 	return 0, fmt.Errorf("%q is inside a scalar", tok)
 }
 
 // removeAt removes member or element i of a split node.
 func (n *node) removeAt(i int) {
-	if n.kind == '{' {
-		n.keys = slices.Delete(n.keys, i, i+1)
-		n.names = slices.Delete(n.names, i, i+1)
+	if n.s.kind == '{' {
+		n.s.keys = slices.Delete(n.s.keys, i, i+1)
+		n.s.names = slices.Delete(n.s.names, i, i+1)
 	}
-	n.kids = slices.Delete(n.kids, i, i+1)
+	n.s.kids = slices.Delete(n.s.kids, i, i+1)
 }
 
 // bytes returns the value's JSON, encoding what changed since it was last
 // asked for. The caller must not change it.
 func (n *node) bytes() []byte {
-	if n.raw != nil {
+	if n.raw != nil || n.s == nil {
 		return n.raw
 	}
+	p := n.s
 	size := 2
-	for i, k := range n.kids {
+	for i, k := range p.kids {
 		size += len(k.bytes()) + 1
-		if n.kind == '{' {
-			size += len(n.names[i]) + 1
+		if p.kind == '{' {
+			size += len(p.names[i]) + 1
 		}
 	}
 	b := make([]byte, 0, size)
-	b = append(b, n.kind)
-	for i, k := range n.kids {
+	b = append(b, p.kind)
+	for i, k := range p.kids {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if n.kind == '{' {
-			b = append(b, n.names[i]...)
+		if p.kind == '{' {
+			b = append(b, p.names[i]...)
 			b = append(b, ':')
 		}
 		b = append(b, k.raw...)
 	}
-	n.raw = append(b, n.kind+2)
+	n.raw = append(b, p.kind+2)
 	return n.raw
 }
 
