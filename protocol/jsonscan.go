@@ -6,7 +6,10 @@ package protocol
 // these accept may still be malformed inside; both sides only ever scan
 // JSON an encoder wrote.
 
-import "errors"
+import (
+	"bytes"
+	"errors"
+)
 
 // ErrMalformedJSON is a value the scanner cannot find the end of.
 var ErrMalformedJSON = errors.New("malformed JSON")
@@ -64,15 +67,24 @@ func SkipValue(js []byte, i int) (int, error) {
 
 // SkipString returns the index just past the JSON string that starts at i.
 func SkipString(js []byte, i int) (int, error) {
-	for i++; i < len(js); i++ {
-		switch js[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, nil
+	start := i + 1
+	for i = start; ; {
+		q := bytes.IndexByte(js[i:], '"')
+		if q < 0 {
+			return 0, ErrMalformedJSON
 		}
+		q += i
+		// The quote closes the string unless an odd run of backslashes
+		// escapes it.
+		n := 0
+		for k := q - 1; k >= start && js[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1, nil
+		}
+		i = q + 1
 	}
-	return 0, ErrMalformedJSON
 }
 
 // SkipSpace returns the index of the first byte at or after i that is not

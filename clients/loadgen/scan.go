@@ -287,24 +287,11 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // skipString returns the index just past the JSON string whose opening
 // quote is b[i], or -1 if it is not closed.
 func skipString(b []byte, i int) int {
-	start := i + 1
-	for i = start; ; {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return -1
-		}
-		q += i
-		// The quote closes the string unless an odd run of backslashes
-		// escapes it.
-		n := 0
-		for k := q - 1; k >= start && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return q + 1
-		}
-		i = q + 1
+	end, err := protocol.SkipString(b, i)
+	if err != nil {
+		return -1
 	}
+	return end
 }
 
 // skipValue returns the index just past the JSON value that starts at

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
@@ -460,38 +459,5 @@ func BenchmarkDecodeFrame(b *testing.B) {
 		var st protocol.State
 		json.Unmarshal(frame, &st)
 		firstEmpty(st.G, 0)
-	}
-}
-
-// TestSkipString: skipString ends every string where encoding/json does,
-// whatever runs of backslashes come before a quote, and gives -1 for one
-// not closed.
-func TestSkipString(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	alphabet := []string{`a`, `\\`, `\"`, `é`, `\n`, `\u0041`, ` `}
-	for range 20000 {
-		var s strings.Builder
-		s.WriteByte('"')
-		for range rng.IntN(12) {
-			s.WriteString(alphabet[rng.IntN(len(alphabet))])
-		}
-		s.WriteByte('"')
-		str := s.String()
-		var dst string
-		if err := json.Unmarshal([]byte(str), &dst); err != nil {
-			t.Fatalf("%s: %v", str, err)
-		}
-		b := []byte(`x` + str + `,"tail\""`)
-		if got := skipString(b, 1); got != 1+len(str) {
-			t.Fatalf("skipString(%s) = %d, want %d", b, got, 1+len(str))
-		}
-		if got := skipString([]byte(str[:len(str)-1]), 0); got != -1 {
-			t.Fatalf("skipString of the unclosed %s = %d", str[:len(str)-1], got)
-		}
-	}
-	for in, want := range map[string]int{`"\\"`: 4, `"\\\"`: -1, `"\\\\"`: 6, `"`: -1, `""`: 2, `"a\"b"`: 6} {
-		if got := skipString([]byte(in), 0); got != want {
-			t.Errorf("skipString(%s) = %d, want %d", in, got, want)
-		}
 	}
 }

@@ -1,0 +1,45 @@
+package protocol
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestSkipString: SkipString ends every string where encoding/json does,
+// whatever runs of backslashes come before a quote, and refuses one not
+// closed.
+func TestSkipString(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{`a`, `\\`, `\"`, `é`, `\n`, `\u0041`, ` `}
+	for range 20000 {
+		var s strings.Builder
+		s.WriteByte('"')
+		for range rng.IntN(12) {
+			s.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s.WriteByte('"')
+		str := s.String()
+		var dst string
+		if err := json.Unmarshal([]byte(str), &dst); err != nil {
+			t.Fatalf("%s: %v", str, err)
+		}
+		b := []byte(`x` + str + `,"tail\""`)
+		if got, err := SkipString(b, 1); err != nil || got != 1+len(str) {
+			t.Fatalf("SkipString(%s) = %d, %v, want %d", b, got, err, 1+len(str))
+		}
+		if got, err := SkipString([]byte(str[:len(str)-1]), 0); err == nil {
+			t.Fatalf("SkipString of the unclosed %s = %d", str[:len(str)-1], got)
+		}
+	}
+	for in, want := range map[string]int{`"\\"`: 4, `"\\\"`: -1, `"\\\\"`: 6, `"`: -1, `""`: 2, `"a\"b"`: 6} {
+		got, err := SkipString([]byte(in), 0)
+		if err != nil {
+			got = -1
+		}
+		if got != want {
+			t.Errorf("SkipString(%s) = %d, want %d (-1: refused)", in, got, want)
+		}
+	}
+}
