@@ -13,6 +13,18 @@ const (
 	moveName = "place"
 )
 
+// owner is the seat the drawing pattern gives the point (x, y): seat 0 when
+// (y + 2x) mod 4 < 2, else seat 1. No seat then has more than two stones
+// in a row in any direction, seat 0 has 113 of the 225 points and seat 1
+// the other 112, and a match played by it is a 225-move draw (the same
+// pattern as the boardgame.io anchor's load driver).
+func owner(x, y int) int {
+	if (y+2*x)%4 < 2 {
+		return 0
+	}
+	return 1
+}
+
 // firstEmpty scans the Gomoku view's board row by row for the first empty
 // point that owner gives seat.
 func firstEmpty(g json.RawMessage, seat int) (x, y int, ok bool) {
