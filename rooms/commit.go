@@ -116,6 +116,10 @@ func (r *room) write(ctx context.Context, nr *Record, prev int64) error {
 	if err != nil {
 		return fmt.Errorf("rooms: encode match %s: %w", nr.ID, err)
 	}
+	if qu, ok := store.(QuietUpdater); ok && r.subName != "" {
+		// The room's own subscription need not hear of its write.
+		return qu.UpdateQuiet(ctx, nr, data, prev, r.subName)
+	}
 	return eu.UpdateEncoded(ctx, nr, data, prev)
 }
 

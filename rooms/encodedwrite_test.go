@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -45,14 +48,7 @@ func TestRoomWritesEncoded(t *testing.T) {
 	st := &countingStore{Store: mem}
 	_, _, sinks, seats := weiqiPair(t, st)
 	before, plain := st.encoded.Load(), st.updates.Load()
-	for i, pt := range []string{"D4", "E5", "C3", "F6"} {
-		ref := int64(i + 1)
-		if err := seats[i%2].Move(&ref, "play", json.RawMessage(`["`+pt+`"]`), nil); err != nil {
-			t.Fatal(err)
-		}
-		ack := []byte(`"ack":` + string(rune('0'+ref)))
-		sinks[i%2].await(t, "move "+pt+" acknowledged", func(b []byte) bool { return bytes.Contains(b, ack) })
-	}
+	playFour(t, sinks, seats)
 	if n := st.encoded.Load() - before; n < 4 {
 		t.Fatalf("%d encoded writes for 4 moves", n)
 	}
@@ -61,6 +57,20 @@ func TestRoomWritesEncoded(t *testing.T) {
 	}
 	if n := st.badData.Load(); n != 0 {
 		t.Fatalf("%d encoded writes were not json.Marshal's bytes of their record", n)
+	}
+}
+
+// playFour plays D4, E5, C3 and F6 in turn on a weiqiPair, each move
+// waited for until it is acknowledged.
+func playFour(t *testing.T, sinks [2]*recordingSink, seats [2]*rooms.Viewer) {
+	t.Helper()
+	for i, pt := range []string{"D4", "E5", "C3", "F6"} {
+		ref := int64(i + 1)
+		if err := seats[i%2].Move(&ref, "play", json.RawMessage(`["`+pt+`"]`), nil); err != nil {
+			t.Fatal(err)
+		}
+		ack := []byte(`"ack":` + string(rune('0'+ref)))
+		sinks[i%2].await(t, "move "+pt+" acknowledged", func(b []byte) bool { return bytes.Contains(b, ack) })
 	}
 }
 
@@ -89,4 +99,75 @@ func weiqiPair(t *testing.T, store rooms.Store) (*rooms.Manager, string, [2]*rec
 		t.Cleanup(seats[i].Close)
 	}
 	return m, id, sinks, seats
+}
+
+// quietStore is a memory store that offers quiet writes
+// (rooms.QuietUpdater): it names each subscription and records the names
+// the room's writes come with.
+type quietStore struct {
+	*memstore.Store
+	mu    sync.Mutex
+	n     int
+	names []string // given by SubscribeNamed
+	quiet []string // the names UpdateQuiet got
+	loud  int      // UpdateEncoded calls
+}
+
+func (s *quietStore) SubscribeNamed(ctx context.Context, id string) (<-chan rooms.Event, func(), string, error) {
+	events, cancel, err := s.Store.Subscribe(ctx, id)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n++
+	name := fmt.Sprintf("sub-%d", s.n)
+	s.names = append(s.names, name)
+	return events, cancel, name, nil
+}
+
+func (s *quietStore) UpdateQuiet(ctx context.Context, rec *rooms.Record, data []byte, prev int64, name string) error {
+	s.mu.Lock()
+	s.quiet = append(s.quiet, name)
+	s.mu.Unlock()
+	return s.Store.UpdateEncoded(ctx, rec, data, prev)
+}
+
+func (s *quietStore) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
+	s.mu.Lock()
+	s.loud++
+	s.mu.Unlock()
+	return s.Store.UpdateEncoded(ctx, rec, data, prev)
+}
+
+// TestRoomWritesQuietly: with a store that offers quiet writes, the room
+// subscribes with a name and writes every move naming that subscription,
+// so that the store may leave out the notice only the room itself would
+// get.
+func TestRoomWritesQuietly(t *testing.T) {
+	mem := memstore.New(memstore.Options{})
+	t.Cleanup(func() { mem.Close() })
+	st := &quietStore{Store: mem}
+	_, _, sinks, seats := weiqiPair(t, st)
+	st.mu.Lock()
+	names, before := slices.Clone(st.names), len(st.quiet)
+	st.mu.Unlock()
+	if len(names) != 1 {
+		t.Fatalf("the room subscribed with names %q; want one", names)
+	}
+	playFour(t, sinks, seats)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	moves := st.quiet[before:]
+	if len(moves) < 4 {
+		t.Fatalf("%d quiet writes for 4 moves (and %d others)", len(moves), st.loud)
+	}
+	for _, name := range moves {
+		if name != names[0] {
+			t.Fatalf("a quiet write named %q; the room's subscription is %q", name, names[0])
+		}
+	}
+	if st.loud != 0 {
+		t.Fatalf("the room wrote %d times without naming its subscription", st.loud)
+	}
 }

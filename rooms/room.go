@@ -32,6 +32,7 @@ type room struct {
 
 	events    <-chan Event
 	unsub     func()
+	subName   string // the subscription's name for QuietUpdater; "" without one
 	bot       *time.Timer
 	botC      <-chan time.Time
 	botBusy   bool
@@ -123,7 +124,16 @@ type (
 func (r *room) load() (err error) {
 	ctx, cancel := context.WithTimeout(r.m.ctx, r.m.cfg.OpTimeout)
 	defer cancel()
-	events, unsub, err := r.m.cfg.Store.Subscribe(r.m.ctx, r.id)
+	var (
+		events <-chan Event
+		unsub  func()
+		name   string
+	)
+	if qu, ok := r.m.cfg.Store.(QuietUpdater); ok {
+		events, unsub, name, err = qu.SubscribeNamed(r.m.ctx, r.id)
+	} else {
+		events, unsub, err = r.m.cfg.Store.Subscribe(r.m.ctx, r.id)
+	}
 	if err != nil {
 		return AsError(err)
 	}
@@ -143,7 +153,7 @@ func (r *room) load() (err error) {
 	if err != nil {
 		return AsError(err)
 	}
-	r.events, r.unsub = events, unsub
+	r.events, r.unsub, r.subName = events, unsub, name
 	r.noteDue(r.rec, r.st.Status())
 	r.schedule()
 	r.armLiveCheck(true)

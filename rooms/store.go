@@ -218,6 +218,20 @@ type EncodedUpdater interface {
 	UpdateEncoded(ctx context.Context, rec *Record, data []byte, prev int64) error
 }
 
+// QuietUpdater is implemented by stores that can leave out the notice of
+// a write that only the writer's own subscription would get (the Redis
+// store). The room subscribes with SubscribeNamed and writes with
+// UpdateQuiet: its own write's notice would only be read and skipped.
+type QuietUpdater interface {
+	// SubscribeNamed is Subscribe that also returns the subscription's
+	// name, unique to it.
+	SubscribeNamed(ctx context.Context, id string) (events <-chan Event, cancel func(), name string, err error)
+	// UpdateQuiet is UpdateEncoded whose notice may be left out when
+	// subscription name (the writer's) is the match's only one; any other
+	// subscription gets it as from UpdateEncoded.
+	UpdateQuiet(ctx context.Context, rec *Record, data []byte, prev int64, name string) error
+}
+
 // VersionReader is implemented by stores that read a record's Version
 // without the record (the Redis store: one HGET). Rooms use it to check,
 // before they answer a connection or a sync, that their record is the

@@ -69,7 +69,7 @@ func (s *Store) startLiveness(ctx context.Context) error {
 // (one per slot) and, after a failover, reconnects it to the promoted
 // replica as it does the matches' (dispatch). Nothing is published on it.
 func (s *Store) startShardedLiveness(ctx context.Context) error {
-	events, cancel, err := s.hub.subscribe(ctx, s.procChannel(s.procID))
+	events, cancel, _, err := s.hub.subscribe(ctx, s.procChannel(s.procID), "")
 	if err != nil {
 		return fmt.Errorf("%w: redisstore: subscribe the liveness channel: %w", rooms.ErrUnavailable, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chaguan/chaguan/rooms"
@@ -51,10 +52,25 @@ const healthEvery = 3 * time.Second
 // confirmation of a channel means a new connection: the hub then sends its
 // subscribers a resync event (rooms.Event.Resync), and they re-read with
 // Get, which gives every record they were not told of.
+//
+// Each subscriber of a match has a name, unique to it, written in the
+// match's registry (a set next to its record, subsKey) before it
+// subscribes and again before the resync after a reconnect (a failover may
+// have lost it), and removed after it unsubscribes. A write that names its
+// writer's subscription leaves its notice out when the registry holds that
+// name alone and one connection is subscribed: no other subscriber, of
+// this process or another, can be waiting for it (updateScript). A name
+// left behind (a process that died) only makes writes publish.
 type hub struct {
 	c       redis.UniversalClient
 	cluster *redis.ClusterClient // c on a Redis Cluster, else nil
 	buffer  int
+
+	// register writes names in registry reg and renews its TTL;
+	// unregister removes name from it. base starts this hub's names.
+	register   func(ctx context.Context, reg string, names ...string) error
+	unregister func(ctx context.Context, reg, name string) error
+	base       string
 
 	// cmdMu orders SUBSCRIBE and UNSUBSCRIBE commands with the changes of
 	// chans that call for them, so a channel is never left unsubscribed
@@ -85,6 +101,9 @@ type psConn struct {
 type subscriber struct {
 	ch     chan rooms.Event
 	closed bool
+	// reg is the registry the subscriber's name is written in; "" for a
+	// channel that is not a match's (liveness.go), with no name.
+	reg, name string
 }
 
 // full reports whether a send would be dropped; exact only with hub.mu
@@ -98,6 +117,7 @@ func newHub(c redis.UniversalClient, buffer int, cluster *redis.ClusterClient) *
 		c:         c,
 		cluster:   cluster,
 		buffer:    buffer,
+		base:      uuid.NewString() + ":",
 		conns:     make(map[int]*psConn),
 		chans:     make(map[string]map[*subscriber]struct{}),
 		confirmed: make(map[string]bool),
@@ -117,21 +137,41 @@ func (h *hub) isClosed() bool {
 // once Redis confirmed the subscription, so every later Update is seen. The
 // match need not exist. cancel may be called any number of times.
 func (s *Store) Subscribe(ctx context.Context, id string) (<-chan rooms.Event, func(), error) {
-	return s.hub.subscribe(ctx, s.eventsChannel(id))
+	events, cancel, _, err := s.hub.subscribe(ctx, s.eventsChannel(id), s.subsKey(id))
+	return events, cancel, err
 }
 
-func (h *hub) subscribe(ctx context.Context, name string) (<-chan rooms.Event, func(), error) {
+// SubscribeNamed is Subscribe that also returns the subscription's name,
+// for UpdateQuiet (rooms.QuietUpdater).
+func (s *Store) SubscribeNamed(ctx context.Context, id string) (<-chan rooms.Event, func(), string, error) {
+	return s.hub.subscribe(ctx, s.eventsChannel(id), s.subsKey(id))
+}
+
+// subscribe subscribes Redis channel name; a subscriber of a match's
+// channel (reg its registry, else "") is named there first, and its name
+// is returned.
+func (h *hub) subscribe(ctx context.Context, name, reg string) (<-chan rooms.Event, func(), string, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	sub := &subscriber{ch: make(chan rooms.Event, h.buffer)}
+	sub := &subscriber{ch: make(chan rooms.Event, h.buffer), reg: reg}
+	if reg != "" {
+		h.mu.Lock()
+		h.nextID++
+		sub.name = h.base + strconv.FormatUint(h.nextID, 10)
+		h.mu.Unlock()
+		if err := h.register(ctx, reg, sub.name); err != nil {
+			return nil, nil, "", fmt.Errorf("%w: redisstore: subscribe %s: %w", rooms.ErrUnavailable, name, err)
+		}
+	}
 	ack := make(chan struct{})
 	h.cmdMu.Lock()
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
 		h.cmdMu.Unlock()
-		return nil, nil, errClosed
+		h.forget(sub)
+		return nil, nil, "", errClosed
 	}
 	subs := h.chans[name]
 	first := subs == nil
@@ -154,12 +194,12 @@ func (h *hub) subscribe(ctx context.Context, name string) (<-chan rooms.Event, f
 
 	var once sync.Once
 	unsub := func() { once.Do(func() { h.unsubscribe(name, sub) }) }
-	fail := func(err error) (<-chan rooms.Event, func(), error) {
+	fail := func(err error) (<-chan rooms.Event, func(), string, error) {
 		h.mu.Lock()
 		delete(h.acks, token)
 		h.mu.Unlock()
 		unsub()
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	if err != nil {
 		return fail(fmt.Errorf("%w: redisstore: subscribe %s: %w", rooms.ErrUnavailable, name, err))
@@ -176,7 +216,18 @@ func (h *hub) subscribe(ctx context.Context, name string) (<-chan rooms.Event, f
 		return fail(errClosed)
 	}
 	stop := context.AfterFunc(ctx, unsub)
-	return sub.ch, func() { stop(); unsub() }, nil
+	return sub.ch, func() { stop(); unsub() }, sub.name, nil
+}
+
+// forget removes sub's name from its registry, best effort: a name left
+// there only makes the match's writes publish their notices.
+func (h *hub) forget(sub *subscriber) {
+	if sub.reg == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), unsubscribeWait)
+	defer cancel()
+	h.unregister(ctx, sub.reg, sub.name)
 }
 
 // slotOf is the key of the connection carrying Redis channel name: its
@@ -238,6 +289,9 @@ func (h *hub) subscribeChannel(ctx context.Context, name string, first bool) (*r
 // Redis channel unsubscribes it, and on a cluster the last channel of a
 // slot closes its connection.
 func (h *hub) unsubscribe(name string, sub *subscriber) {
+	// After the UNSUBSCRIBE: until then the subscriber may still be sent
+	// events, so it keeps its name.
+	defer h.forget(sub)
 	h.cmdMu.Lock()
 	defer h.cmdMu.Unlock()
 	h.mu.Lock()
@@ -367,19 +421,35 @@ func (h *hub) acked(token string) {
 // been published while there was none: every subscriber gets a resync
 // event. (After an unsubscribe and a new subscribe, a late confirmation of
 // the old subscription may be taken for a new connection: one needless
-// resync, never a missing one.)
+// resync, never a missing one.) Before the resync the subscribers' names
+// are written in the match's registry again: a failover may have lost
+// them, and a write that finds its writer's name alone there leaves out
+// its notice.
 func (h *hub) resubscribed(name string) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	subs := h.chans[name]
 	if subs == nil {
+		h.mu.Unlock()
 		return
 	}
 	if !h.confirmed[name] {
 		h.confirmed[name] = true
+		h.mu.Unlock()
 		return
 	}
+	reg, names := "", []string(nil)
 	for sub := range subs {
+		if sub.reg != "" {
+			reg, names = sub.reg, append(names, sub.name)
+		}
+	}
+	h.mu.Unlock()
+	if len(names) > 0 {
+		h.reregister(reg, names)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.chans[name] {
 		if sub.full() {
 			// The resync must get through: it stands for what the
 			// subscriber missed, and for the oldest event queued.
@@ -389,6 +459,26 @@ func (h *hub) resubscribed(name string) {
 			}
 		}
 		sub.ch <- rooms.Event{Resync: true}
+	}
+}
+
+// reregister writes names in registry reg again, trying a few times while
+// the hub is open. Should it fail throughout, the connection it has just
+// been subscribed on is likely failing too, and the next reconnection
+// tries again.
+func (h *hub) reregister(reg string, names []string) {
+	for try := 1; try <= 5; try++ {
+		ctx, cancel := context.WithTimeout(context.Background(), unsubscribeWait)
+		err := h.register(ctx, reg, names...)
+		cancel()
+		if err == nil {
+			return
+		}
+		select {
+		case <-time.After(time.Duration(try) * 100 * time.Millisecond):
+		case <-h.quit:
+			return
+		}
 	}
 }
 

@@ -40,7 +40,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	if err := s.index(ctx, s.indexKey(rec.Game), z); err != nil {
 		return unavailable("index match", rec.ID, err)
 	}
-	cmd := s.run(ctx, s.sc.create, []string{s.recKey(rec.ID)}, rec.Version, data, s.ttlMs())
+	cmd := s.run(ctx, s.sc.create, []string{s.recKey(rec.ID), s.subsKey(rec.ID)}, rec.Version, data, s.ttlMs())
 	short := shortOf(cmd.Err()) // written, the wait fell short (wait.go)
 	if err := cmd.Err(); err != nil && short == nil {
 		return unavailable("create match", rec.ID, err)
@@ -72,6 +72,7 @@ func (s *Store) Get(ctx context.Context, id string) (*rooms.Record, error) {
 var (
 	_ rooms.VersionReader  = (*Store)(nil)
 	_ rooms.EncodedUpdater = (*Store)(nil)
+	_ rooms.QuietUpdater   = (*Store)(nil)
 )
 
 // Version implements rooms.VersionReader: the record's sid field, one HGET
@@ -118,15 +119,27 @@ func (s *Store) Update(ctx context.Context, rec *rooms.Record, prev int64) error
 
 // UpdateEncoded is Update with rec's JSON in data (rooms.EncodedUpdater).
 func (s *Store) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
+	return s.update(ctx, rec, data, prev, "")
+}
+
+// UpdateQuiet is UpdateEncoded that leaves the notice out when the match's
+// only subscription is the one named name, the writer's own
+// (rooms.QuietUpdater; see updateScript).
+func (s *Store) UpdateQuiet(ctx context.Context, rec *rooms.Record, data []byte, prev int64, name string) error {
+	return s.update(ctx, rec, data, prev, name)
+}
+
+// update is UpdateEncoded naming the writer's subscription, or "".
+func (s *Store) update(ctx context.Context, rec *rooms.Record, data []byte, prev int64, name string) error {
 	if err := checkUpdate(rec, prev); err != nil {
 		return err
 	}
 	if s.closed() {
 		return errClosed
 	}
-	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID)}
-	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, s.ttlMs()}
-	cmd := redis.NewCmd(ctx, append([]any{"evalsha", s.sc.update.Hash(), len(keys), keys[0], keys[1]}, args...)...)
+	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID), s.subsKey(rec.ID)}
+	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, s.ttlMs(), name}
+	cmd := redis.NewCmd(ctx, append([]any{"evalsha", s.sc.update.Hash(), len(keys), keys[0], keys[1], keys[2]}, args...)...)
 	if err := s.batch.do(ctx, cmd); err != nil {
 		return unavailable("update match", rec.ID, err)
 	}

@@ -146,6 +146,17 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	}
 	s.wait = w
 	s.hub = newHub(s.c, o.Buffer, s.cluster())
+	s.hub.register = func(ctx context.Context, reg string, names ...string) error {
+		args := make([]any, 0, 1+len(names))
+		args = append(args, s.ttlMs())
+		for _, name := range names {
+			args = append(args, name)
+		}
+		return s.sc.register.Run(ctx, s.c, []string{reg}, args...).Err()
+	}
+	s.hub.unregister = func(ctx context.Context, reg, name string) error {
+		return s.c.SRem(ctx, reg, name).Err()
+	}
 	if err := s.startLiveness(ctx); err != nil {
 		s.hub.close()
 		s.closeClient()
@@ -194,6 +205,10 @@ func (s *Store) recKey(id string) string { return s.prefix + ":{" + id + "}:rec"
 // slot as its record: Update's notices, {"stateID":N}, and chat events
 // (JSON of rooms.Event).
 func (s *Store) eventsChannel(id string) string { return s.prefix + ":{" + id + "}:events" }
+
+// subsKey is the set of the names of a match's subscriptions (the hub's
+// registry), in the same slot as its record.
+func (s *Store) subsKey(id string) string { return s.prefix + ":{" + id + "}:subs" }
 
 // indexKey is the sorted set of a game's match IDs scored by creation time
 // (Unix ms). It lives in a slot of its own.

@@ -39,14 +39,7 @@ func TestResyncAfterRestart(t *testing.T) {
 // TestResyncAfterOutage is TestResyncAfterRestart on miniredis, which runs
 // everywhere: its Restart drops every connection and keeps the data.
 func TestResyncAfterOutage(t *testing.T) {
-	m := miniredis.NewMiniRedis()
-	if err := m.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(m.Close)
-	c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialTimeout: time.Second})
-	t.Cleanup(func() { c.Close() })
-	s := open(t, redisstore.Options{Client: c})
+	m, s := onMiniredis(t)
 	rec, events := subscribed(t, s)
 	noResync(t, events, "a fresh subscription")
 
@@ -59,6 +52,21 @@ func TestResyncAfterOutage(t *testing.T) {
 		t.Fatalf("Update after the restart: %v", err)
 	}
 	awaitResync(t, s, events, next.Version)
+}
+
+// onMiniredis starts a miniredis and opens a store on it, both closed at
+// the end of t.
+func onMiniredis(t *testing.T) (*miniredis.Miniredis, *redisstore.Store) {
+	t.Helper()
+	m := miniredis.NewMiniRedis()
+	if err := m.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	c := redis.NewClient(&redis.Options{Addr: m.Addr(), DialTimeout: time.Second})
+	t.Cleanup(func() { c.Close() })
+	s := open(t, redisstore.Options{Client: c})
+	return m, s
 }
 
 // noResync fails t if a resync event is queued on events.

@@ -25,8 +25,9 @@ func subscribe(t *testing.T, s rooms.Store, id string) (<-chan rooms.Event, func
 	return events, cancel
 }
 
-// next waits for one event.
-func next(t *testing.T, events <-chan rooms.Event, what string) rooms.Event {
+// NextEvent waits for one event on events, failing t if the channel closes
+// or none comes in time.
+func NextEvent(t *testing.T, events <-chan rooms.Event, what string) rooms.Event {
 	t.Helper()
 	select {
 	case ev, ok := <-events:
@@ -45,7 +46,7 @@ func next(t *testing.T, events <-chan rooms.Event, what string) rooms.Event {
 // a later one: the suite may have written more since).
 func nextRecord(t *testing.T, s rooms.Store, events <-chan rooms.Event, want *rooms.Record) {
 	t.Helper()
-	ev := next(t, events, "event for stateID "+strconv.FormatInt(want.Version, 10))
+	ev := NextEvent(t, events, "event for stateID "+strconv.FormatInt(want.Version, 10))
 	if ev.RecordVersion() != want.Version || ev.Chat != nil {
 		t.Fatalf("got event %+v, want only the record at stateID %d", ev, want.Version)
 	}
@@ -124,7 +125,7 @@ func testSubscribeChat(t *testing.T, s rooms.Store) {
 			nextRecord(t, s, events, rec)
 			continue
 		}
-		ev := next(t, events, "chat "+text)
+		ev := NextEvent(t, events, "chat "+text)
 		want := chat(text)
 		if ev.RecordVersion() != 0 || ev.Chat == nil || *ev.Chat != *want.Chat {
 			t.Fatalf("got event %+v (chat %+v), want chat %+v", ev, ev.Chat, *want.Chat)

@@ -73,7 +73,7 @@ func testSharedEvents(t *testing.T, a, b rooms.Store) {
 	if err := b.Publish(context.Background(), "m1", chat("from b")); err != nil {
 		t.Fatal(err)
 	}
-	if ev := next(t, evA, "chat from the other instance"); ev.Chat == nil || ev.Chat.Text != "from b" {
+	if ev := NextEvent(t, evA, "chat from the other instance"); ev.Chat == nil || ev.Chat.Text != "from b" {
 		t.Fatalf("got %+v, want the chat from b", ev)
 	}
 }
