@@ -60,6 +60,31 @@ func appendLogEntry(b []byte, e *protocol.LogEntry) []byte {
 	return append(b, '}')
 }
 
+// appendMoveRecord appends mv's JSON as json.Marshal writes it, as
+// appendLogEntry does a log entry's: a move with a fallback, or with args
+// not in json.Marshal's form, goes through json.Marshal.
+func appendMoveRecord(b []byte, mv *MoveRecord) []byte {
+	if mv.Fallback != nil || !plainJSON(mv.Args) {
+		return append(b, mustMarshal(mv)...)
+	}
+	b = append(b, `{"s":`...)
+	b = strconv.AppendInt(b, int64(mv.Seat), 10)
+	b = append(b, `,"m":`...)
+	b = appendString(b, mv.Move)
+	if len(mv.Args) > 0 {
+		b = append(b, `,"a":`...)
+		b = append(b, mv.Args...)
+	}
+	if mv.Timeout {
+		b = append(b, `,"t":true`...)
+	}
+	if mv.Reason != "" {
+		b = append(b, `,"r":`...)
+		b = appendString(b, mv.Reason)
+	}
+	return append(b, '}')
+}
+
 // plainJSON reports whether js, if valid JSON, is as json.Marshal writes
 // a json.RawMessage: no whitespace and no byte it escapes (<, >, &, the
 // first byte of U+2028 and U+2029, control characters), so it can be
@@ -402,7 +427,7 @@ func (c *movesCache) encode(base int64, moves []MoveRecord) []byte {
 		if c.n+i > 0 {
 			c.js = append(c.js, ',')
 		}
-		c.js = append(c.js, mustMarshal(mv)...)
+		c.js = appendMoveRecord(c.js, &mv)
 	}
 	c.n = len(moves)
 	if len(moves) > 0 {

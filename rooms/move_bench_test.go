@@ -218,8 +218,9 @@ func openRedis(b *testing.B, url, prefix string) rooms.Store {
 	return s
 }
 
-// BenchmarkMoveRedis is the same on the Redis store: one EVALSHA per move,
-// and the room's subscription hears of its own write. It also reports the
+// BenchmarkMoveRedis is the same on the Redis store: one EVALSHA per move;
+// the room's subscription, the match's only one, is not told of its own
+// write (rooms.QuietUpdater). It also reports the
 // Redis server's CPU time per move (redis-cpu-ns/op, setup included), only
 // meaningful when nothing else uses that server: run it without REDIS_URL.
 func BenchmarkMoveRedis(b *testing.B) {

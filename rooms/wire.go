@@ -182,7 +182,7 @@ func (r *room) frame() *frame {
 	f := &frame{rec: r.rec, st: r.st, seq: r.rec.StateID, public: r.game.Info().PublicView}
 	f.head = make([]byte, 0, 64+len(r.id))
 	f.head = append(f.head, `{"type":"state","matchID":`...)
-	f.head = append(f.head, mustMarshal(r.id)...)
+	f.head = appendString(f.head, r.id)
 	f.head = append(f.head, `,"stateID":`...)
 	f.head = strconv.AppendInt(f.head, r.rec.StateID, 10)
 	f.players, f.log = r.wire.players(r.rec), r.wire.log(r.rec)
