@@ -16,7 +16,7 @@ func TestSkipString(t *testing.T) {
 	for range 20000 {
 		var s strings.Builder
 		s.WriteByte('"')
-		for range rng.IntN(12) {
+		for range rng.IntN(40) { // past shortString too
 			s.WriteString(alphabet[rng.IntN(len(alphabet))])
 		}
 		s.WriteByte('"')
@@ -40,6 +40,23 @@ func TestSkipString(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("SkipString(%s) = %d, want %d (-1: refused)", in, got, want)
+		}
+	}
+}
+
+// BenchmarkSkipString skips every string of a Gomoku move's patch frame,
+// short ones (keys, paths, a board row), as a client's scan does.
+func BenchmarkSkipString(b *testing.B) {
+	frame := []byte(`{"type":"patch","stateID":100,"base":99,"ack":50,"ops":[{"op":"replace","path":"/G/board/6","value":"WBWBWBWBW......"},{"op":"add","path":"/G/moves/-","value":[7,6]},{"op":"replace","path":"/G/last","value":[7,6]},{"op":"replace","path":"/G/toMove","value":"1"},{"op":"replace","path":"/ctx/currentPlayer","value":"1"},{"op":"replace","path":"/ctx/turn","value":100},{"op":"remove","path":"/log/0"},{"op":"add","path":"/log/-","value":{"turn":99,"playerID":"0","move":"place","args":[7,6]}}]}`)
+	for b.Loop() {
+		for i := 0; i < len(frame); i++ {
+			if frame[i] == '"' {
+				end, err := SkipString(frame, i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				i = end - 1
+			}
 		}
 	}
 }
