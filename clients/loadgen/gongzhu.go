@@ -1,5 +1,7 @@
 package main
 
+import "github.com/chaguan/chaguan/protocol"
+
 // What a lean Gong Zhu seat reads from its view: the first card of
 // G.players[me].legal. A seat's view holds only its own entry in
 // "players" (a spectator's holds none), so the scan takes the first entry
@@ -53,7 +55,7 @@ func legalOf(entry []byte) string {
 	if !ok || val[0] != '[' {
 		return ""
 	}
-	i := skipSpace(val, 1)
+	i := protocol.SkipSpace(val, 1)
 	if i >= len(val) || val[i] != '"' {
 		return ""
 	}

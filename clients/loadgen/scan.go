@@ -142,7 +142,7 @@ func scanRows(val []byte, v *view) {
 	if len(val) == 0 || val[0] != '[' {
 		return
 	}
-	i := skipSpace(val, 1)
+	i := protocol.SkipSpace(val, 1)
 	for y := 0; i < len(val) && val[i] == '"'; y++ {
 		end := skipString(val, i)
 		if end < 0 {
@@ -151,9 +151,9 @@ func scanRows(val []byte, v *view) {
 		if emptyIn(val[i+1:end-1], y, v) {
 			return
 		}
-		i = skipSpace(val, end)
+		i = protocol.SkipSpace(val, end)
 		if i < len(val) && val[i] == ',' {
-			i = skipSpace(val, i+1)
+			i = protocol.SkipSpace(val, i+1)
 		}
 	}
 }
@@ -211,13 +211,13 @@ func (m *members) next() (key, val []byte, ok bool) {
 		return nil, nil, false
 	}
 	b := m.b
-	i := skipSpace(b, m.i)
+	i := protocol.SkipSpace(b, m.i)
 	if !m.started {
 		if i >= len(b) || b[i] != '{' {
 			return m.fail()
 		}
 		m.started = true
-		i = skipSpace(b, i+1)
+		i = protocol.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
 			m.done = true
 			return nil, nil, false
@@ -225,7 +225,7 @@ func (m *members) next() (key, val []byte, ok bool) {
 	} else {
 		switch {
 		case i < len(b) && b[i] == ',':
-			i = skipSpace(b, i+1)
+			i = protocol.SkipSpace(b, i+1)
 		case i < len(b) && b[i] == '}':
 			m.done = true
 			return nil, nil, false
@@ -241,11 +241,11 @@ func (m *members) next() (key, val []byte, ok bool) {
 		return m.fail()
 	}
 	key = b[i+1 : kend-1]
-	i = skipSpace(b, kend)
+	i = protocol.SkipSpace(b, kend)
 	if i >= len(b) || b[i] != ':' {
 		return m.fail()
 	}
-	i = skipSpace(b, i+1)
+	i = protocol.SkipSpace(b, i+1)
 	vend := skipValue(b, i)
 	if vend < 0 {
 		return m.fail()
@@ -260,18 +260,6 @@ func (m *members) fail() ([]byte, []byte, bool) {
 	return nil, nil, false
 }
 
-// skipSpace returns the index of the first byte at or after i that is not
-// JSON white space (len(b) if there is none).
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-// isSpace reports whether c is JSON white space.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // skipString returns the index just past the JSON string whose opening
 // quote is b[i], or -1 if it is not closed.
 func skipString(b []byte, i int) int {
@@ -283,42 +271,13 @@ func skipString(b []byte, i int) int {
 }
 
 // skipValue returns the index just past the JSON value that starts at
-// b[i], or -1 if there is none. Objects and arrays are skipped by depth
-// (strings inside them included), other values up to the next delimiter.
+// b[i], or -1 if there is none (protocol.SkipValue).
 func skipValue(b []byte, i int) int {
-	if i >= len(b) {
+	end, err := protocol.SkipValue(b, i)
+	if err != nil {
 		return -1
 	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				end := skipString(b, i)
-				if end < 0 {
-					return -1
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return -1
-	case '}', ']', ',', ':':
-		return -1
-	}
-	j := i // number, true, false or null
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && !isSpace(b[j]) {
-		j++
-	}
-	return j
+	return end
 }
 
 // parseInt reads a JSON integer, optionally negative; false if b is not
@@ -396,7 +355,7 @@ func scanOps(val []byte, p *protocol.Patch) bool {
 	if len(val) == 0 || val[0] != '[' {
 		return false
 	}
-	i := skipSpace(val, 1)
+	i := protocol.SkipSpace(val, 1)
 	if i < len(val) && val[i] == ']' {
 		return true
 	}
@@ -430,9 +389,9 @@ func scanOps(val []byte, p *protocol.Patch) bool {
 			return false
 		}
 		p.Ops = append(p.Ops, op)
-		i = skipSpace(val, end)
+		i = protocol.SkipSpace(val, end)
 		if i < len(val) && val[i] == ',' {
-			i = skipSpace(val, i+1)
+			i = protocol.SkipSpace(val, i+1)
 			continue
 		}
 		return i < len(val) && val[i] == ']'
