@@ -60,3 +60,42 @@ func BenchmarkSkipString(b *testing.B) {
 		}
 	}
 }
+
+// TestValidJSON: ValidJSON says what json.Valid says, for the values its
+// short ways take and for those next to them that they must refuse or
+// hand on, and over random strings of JSON's bytes.
+func TestValidJSON(t *testing.T) {
+	for _, in := range []string{
+		``, `0`, `-0`, `7`, `-12`, `100`, `012`, `-`, `--1`, `1.5`, `1e3`, `1 `, ` 1`, `1x`,
+		`""`, `"1"`, `"WBW.W"`, `"a\"b"`, `"a\\"`, `"\u00e9"`, `"é"`, "\"\x01\"", "\"\xff\"", `"a"b"`, `"a" `, `"`, `"abc`,
+		`[]`, `[7,6]`, `[-1,0,14]`, `[7,]`, `[,7]`, `[7 ,6]`, `[ 7]`, `[7,6]]`, `[7,6`, `[07]`, `[7,"a"]`, `[[1]]`, `[`, `[]x`,
+		`{"turn":99,"playerID":"0"}`, `{}`, `{`, `null`, `true`, `nul`,
+	} {
+		if got, want := ValidJSON([]byte(in)), json.Valid([]byte(in)); got != want {
+			t.Errorf("ValidJSON(%q) = %v, json.Valid says %v", in, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte(`"[]{},:-0123456789\\ ae.`)
+	for range 200000 {
+		b := make([]byte, rng.IntN(9))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if got, want := ValidJSON(b), json.Valid(b); got != want {
+			t.Fatalf("ValidJSON(%q) = %v, json.Valid says %v", b, got, want)
+		}
+	}
+}
+
+// FuzzValidJSON: ValidJSON agrees with json.Valid on any input.
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range []string{`7`, `"a"`, `[7,6]`, `[7,]`, `"a\\"`, `{"a":1}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := ValidJSON(b), json.Valid(b); got != want {
+			t.Fatalf("ValidJSON(%q) = %v, json.Valid says %v", b, got, want)
+		}
+	})
+}

@@ -245,7 +245,7 @@ func (v *View) apply(op protocol.PatchOp) error {
 		if len(js) == 0 {
 			return nil, errors.New("missing value")
 		}
-		if !json.Valid(js) {
+		if !protocol.ValidJSON(js) {
 			return nil, errors.New("value is not JSON")
 		}
 		return &node{raw: js}, nil
