@@ -162,6 +162,7 @@ func TestScanPatch(t *testing.T) {
 		`{"type":"patch","stateID":14,"base":14,"ops":[]}`,
 		`{ "type" : "patch" , "stateID" : 3 , "base" : 2 , "ack" : null , "ops" : [ { "op" : "move" , "from" : "/a~1b" , "path" : "/G/\u0078" } ] }`,
 		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"test","path":"/G/n","value":"a\"b"}],"extra":[1]}`,
+		`{"ops":[{"op":"replace","path":"/G/s","value":"]}{["},{"value":{"a":[{}]},"op":"add","path":"/G/t"}],"type":"patch","stateID":2,"base":1}`,
 	} {
 		var want, got protocol.Patch
 		if err := json.Unmarshal([]byte(frame), &want); err != nil {
@@ -187,6 +188,11 @@ func TestScanPatch(t *testing.T) {
 		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":1}]}`,
 		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"add"}`,
 		`{"type":"patch","stateID":3,"base":2,"ops":{}}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"add","path":"/a","value":1}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"add","path":"/a","value":1}}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"add","path":"/a","value":1} {"op":"remove","path":"/b"}]}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[1]}`,
+		`{"type":"patch","stateID":3,"base":2,"ops":[{"op":"add","path":"/a","value":}]}`,
 		`[]`,
 	} {
 		var p protocol.Patch

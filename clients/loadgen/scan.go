@@ -195,63 +195,89 @@ func member(obj []byte, name string) ([]byte, bool) {
 // members walks the members of the JSON object that starts b. next
 // returns each key (the raw bytes between its quotes) and value (the raw
 // bytes of the JSON value) in turn; bad is set when the walk stopped on
-// something that is not a well-formed object.
+// something that is not a well-formed object. b may go on after the
+// object: end is then where it ends.
 type members struct {
 	b       []byte
 	i       int  // where the next member (or the opening brace) starts
 	started bool // the opening brace has been read
 	done    bool
 	bad     bool
+	end     int // once done and not bad: the index just past the closing brace
 }
 
 // next returns the next member's key and value, or ok false at the end
 // of the object or on malformed input (then bad is set).
 func (m *members) next() (key, val []byte, ok bool) {
-	if m.done {
+	if key, ok = m.key(); !ok {
 		return nil, nil, false
+	}
+	val, ok = m.value()
+	return key, val, ok
+}
+
+// key reads the next member's key and the colon after it, and leaves
+// m.i at its value, which the caller reads: with value, or on its own,
+// then setting m.i past it.
+func (m *members) key() ([]byte, bool) {
+	if m.done {
+		return nil, false
 	}
 	b := m.b
 	i := protocol.SkipSpace(b, m.i)
 	if !m.started {
 		if i >= len(b) || b[i] != '{' {
-			return m.fail()
+			return m.failKey()
 		}
 		m.started = true
 		i = protocol.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
-			m.done = true
-			return nil, nil, false
+			m.done, m.end = true, i+1
+			return nil, false
 		}
 	} else {
 		switch {
 		case i < len(b) && b[i] == ',':
 			i = protocol.SkipSpace(b, i+1)
 		case i < len(b) && b[i] == '}':
-			m.done = true
-			return nil, nil, false
+			m.done, m.end = true, i+1
+			return nil, false
 		default:
-			return m.fail()
+			return m.failKey()
 		}
 	}
 	if i >= len(b) || b[i] != '"' {
-		return m.fail()
+		return m.failKey()
 	}
 	kend := skipString(b, i)
 	if kend < 0 {
-		return m.fail()
+		return m.failKey()
 	}
-	key = b[i+1 : kend-1]
+	key := b[i+1 : kend-1]
 	i = protocol.SkipSpace(b, kend)
 	if i >= len(b) || b[i] != ':' {
-		return m.fail()
+		return m.failKey()
 	}
-	i = protocol.SkipSpace(b, i+1)
-	vend := skipValue(b, i)
+	m.i = protocol.SkipSpace(b, i+1)
+	return key, true
+}
+
+// value reads the value at m.i, after key.
+func (m *members) value() ([]byte, bool) {
+	i := m.i
+	vend := skipValue(m.b, i)
 	if vend < 0 {
-		return m.fail()
+		_, _, ok := m.fail()
+		return nil, ok
 	}
 	m.i = vend
-	return key, b[i:vend], true
+	return m.b[i:vend], true
+}
+
+// failKey is fail for key.
+func (m *members) failKey() ([]byte, bool) {
+	_, _, ok := m.fail()
+	return nil, ok
 }
 
 // fail ends the walk as malformed.
@@ -313,7 +339,21 @@ func scanPatch(b []byte, p *protocol.Patch, ack *int64) bool {
 	it := members{b: b}
 	seen := 0 // stateID, base and ops, as bits
 	for {
-		key, val, ok := it.next()
+		key, ok := it.key()
+		if !ok {
+			break
+		}
+		if string(key) == "ops" {
+			// Read where it is, not skipped first and read again.
+			end, ok := scanOps(b, it.i, p)
+			if !ok {
+				return false
+			}
+			it.i = end
+			seen |= 4
+			continue
+		}
+		val, ok := it.value()
 		if !ok {
 			break
 		}
@@ -340,32 +380,24 @@ func scanPatch(b []byte, p *protocol.Patch, ack *int64) bool {
 				return false
 			}
 			p.Ack = ack
-		case "ops":
-			if !scanOps(val, p) {
-				return false
-			}
-			seen |= 4
 		}
 	}
 	return !it.bad && seen == 7
 }
 
-// scanOps appends the operations of the JSON array val to p.Ops.
-func scanOps(val []byte, p *protocol.Patch) bool {
-	if len(val) == 0 || val[0] != '[' {
-		return false
+// scanOps appends the operations of the JSON array at b[i] to p.Ops and
+// returns the index just past the array, each operation read once.
+func scanOps(b []byte, i int, p *protocol.Patch) (end int, ok bool) {
+	if i >= len(b) || b[i] != '[' {
+		return 0, false
 	}
-	i := protocol.SkipSpace(val, 1)
-	if i < len(val) && val[i] == ']' {
-		return true
+	i = protocol.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
 	}
 	for {
-		end := skipValue(val, i)
-		if end < 0 {
-			return false
-		}
 		var op protocol.PatchOp
-		it := members{b: val[i:end]}
+		it := members{b: b, i: i}
 		for {
 			key, v, ok := it.next()
 			if !ok {
@@ -382,19 +414,22 @@ func scanOps(val []byte, p *protocol.Patch) bool {
 				op.Value = v
 			}
 			if !ok {
-				return false
+				return 0, false
 			}
 		}
 		if it.bad {
-			return false
+			return 0, false
 		}
 		p.Ops = append(p.Ops, op)
-		i = protocol.SkipSpace(val, end)
-		if i < len(val) && val[i] == ',' {
-			i = protocol.SkipSpace(val, i+1)
+		i = protocol.SkipSpace(b, it.end)
+		if i < len(b) && b[i] == ',' {
+			i = protocol.SkipSpace(b, i+1)
 			continue
 		}
-		return i < len(val) && val[i] == ']'
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		return 0, false
 	}
 }
 
