@@ -111,16 +111,26 @@ func (r *room) write(ctx context.Context, nr *Record, prev int64) error {
 	if !ok {
 		return store.Update(ctx, nr, prev)
 	}
-	data, err := encodeRecord(nr, &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
-		moves: r.wire.movesJSON(nr), movesOf: nr.Moves, cache: &r.wire.rec})
+	qu, quiet := store.(QuietUpdater)
+	quiet = quiet && r.subName != ""
+	pieces := &recordPieces{log: r.wire.log(nr), logOf: nr.Log, state: nr.State,
+		moves: r.wire.movesJSON(nr), movesOf: nr.Moves, cache: &r.wire.rec}
+	if quiet {
+		pieces.buf, r.recBuf = r.recBuf, nil
+	}
+	data, err := encodeRecord(nr, pieces)
 	if err != nil {
 		return fmt.Errorf("rooms: encode match %s: %w", nr.ID, err)
 	}
-	if qu, ok := store.(QuietUpdater); ok && r.subName != "" {
-		// The room's own subscription need not hear of its write.
-		return qu.UpdateQuiet(ctx, nr, data, prev, r.subName)
+	if !quiet {
+		return eu.UpdateEncoded(ctx, nr, data, prev)
 	}
-	return eu.UpdateEncoded(ctx, nr, data, prev)
+	// The room's own subscription need not hear of its write.
+	err = qu.UpdateQuiet(ctx, nr, data, prev, r.subName)
+	if err == nil {
+		r.recBuf = data // the store holds none of it now: the next record's memory
+	}
+	return err
 }
 
 // landed reports whether nr, whose write failed with a conflict, was

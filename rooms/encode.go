@@ -199,6 +199,9 @@ type recordPieces struct {
 	// cache keeps the encodings of the record's head and tail between
 	// writes; nil encodes them anew.
 	cache *recordCache
+	// buf, when long enough, is where the record is written: the memory
+	// of a record the store no longer holds (QuietUpdater).
+	buf []byte
 }
 
 // recordCache keeps what encodeRecord writes around a record's state, log
@@ -385,7 +388,17 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 	// One array of the record's exact length: it is tens of KB deep in a
 	// match (the state, the moves), and growing it as it is written cost a
 	// copy and a clear of all of it on every move.
-	b := make([]byte, 0, len(head)+len(`,"state":`)+len(rec.State)+len(`,"log":`)+len(p.log)+len(`,"moves":`)+len(p.moves)+len(tail))
+	n := len(head) + len(`,"state":`) + len(rec.State) + len(`,"log":`) + len(p.log) + len(`,"moves":`) + len(p.moves) + len(tail)
+	b := p.buf[:0]
+	if cap(b) < n {
+		size := n
+		if p.buf != nil {
+			// This memory is to be reused: room for the next records,
+			// which grow by a move each.
+			size += n / 4
+		}
+		b = make([]byte, 0, size)
+	}
 	b = append(b, head...) // without its closing brace
 	b = append(b, `,"state":`...)
 	b = append(b, rec.State...)

@@ -111,6 +111,10 @@ type quietStore struct {
 	names []string // given by SubscribeNamed
 	quiet []string // the names UpdateQuiet got
 	loud  int      // UpdateEncoded calls
+	// badData counts quiet writes whose data was not the record's JSON;
+	// reused those whose data was where the one before had been.
+	badData, reused int
+	lastData        *byte
 }
 
 func (s *quietStore) SubscribeNamed(ctx context.Context, id string) (<-chan rooms.Event, func(), string, error) {
@@ -126,11 +130,23 @@ func (s *quietStore) SubscribeNamed(ctx context.Context, id string) (<-chan room
 	return events, cancel, name, nil
 }
 
+// UpdateQuiet keeps a copy of data, as the contract lets the room write
+// over it once this returns nil; it counts the writes that came in the
+// memory of the one before and those whose data was not rec's JSON.
 func (s *quietStore) UpdateQuiet(ctx context.Context, rec *rooms.Record, data []byte, prev int64, name string) error {
 	s.mu.Lock()
 	s.quiet = append(s.quiet, name)
+	if want, _ := json.Marshal(rec); !bytes.Equal(data, want) {
+		s.badData++
+	}
+	if s.lastData != nil && len(data) > 0 && &data[0] == s.lastData {
+		s.reused++
+	}
+	if len(data) > 0 {
+		s.lastData = &data[0]
+	}
 	s.mu.Unlock()
-	return s.Store.UpdateEncoded(ctx, rec, data, prev)
+	return s.Store.UpdateEncoded(ctx, rec, bytes.Clone(data), prev)
 }
 
 func (s *quietStore) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
@@ -143,7 +159,8 @@ func (s *quietStore) UpdateEncoded(ctx context.Context, rec *rooms.Record, data 
 // TestRoomWritesQuietly: with a store that offers quiet writes, the room
 // subscribes with a name and writes every move naming that subscription,
 // so that the store may leave out the notice only the room itself would
-// get.
+// get; and it writes each record in the memory of the last one the store
+// took, which the store no longer holds.
 func TestRoomWritesQuietly(t *testing.T) {
 	mem := memstore.New(memstore.Options{})
 	t.Cleanup(func() { mem.Close() })
@@ -169,5 +186,11 @@ func TestRoomWritesQuietly(t *testing.T) {
 	}
 	if st.loud != 0 {
 		t.Fatalf("the room wrote %d times without naming its subscription", st.loud)
+	}
+	// The room writes each record into the memory of the one before (the
+	// store keeps none of it), and each is still exactly its record.
+	if st.reused == 0 || st.badData != 0 {
+		t.Fatalf("of %d quiet writes, %d in the memory of the one before, %d not their record's JSON; want some and none",
+			len(st.quiet), st.reused, st.badData)
 	}
 }

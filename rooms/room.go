@@ -33,6 +33,7 @@ type room struct {
 	events    <-chan Event
 	unsub     func()
 	subName   string // the subscription's name for QuietUpdater; "" without one
+	recBuf    []byte // the memory of the last record UpdateQuiet took, for the next
 	bot       *time.Timer
 	botC      <-chan time.Time
 	botBusy   bool

@@ -228,7 +228,9 @@ type QuietUpdater interface {
 	SubscribeNamed(ctx context.Context, id string) (events <-chan Event, cancel func(), name string, err error)
 	// UpdateQuiet is UpdateEncoded whose notice may be left out when
 	// subscription name (the writer's) is the match's only one; any other
-	// subscription gets it as from UpdateEncoded.
+	// subscription gets it as from UpdateEncoded. Unlike UpdateEncoded it
+	// keeps nothing of data once it returns nil: the room writes its next
+	// record into the same memory.
 	UpdateQuiet(ctx context.Context, rec *Record, data []byte, prev int64, name string) error
 }
 
