@@ -163,9 +163,7 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 			}
 		}
 	}
-	// The newest maxLog entries, copied once into a slice of their own.
-	old := r.rec.Log[max(0, len(r.rec.Log)+1-maxLog):]
-	nr.Log = append(append(make([]protocol.LogEntry, 0, len(old)+1), old...), entry)
+	nr.Log = appendMoveLog(r.rec.Log, entry)
 	nr.Moves = appendMove(r.rec, MoveRecord{Seat: seat, Move: name, Args: moveArgs(args), Timeout: timeout, Reason: entry.BotReason, Fallback: entry.Fallback})
 	if out := next.Status().Outcome; out != nil {
 		if nr.Gameover, err = json.Marshal(out); err != nil {
@@ -173,6 +171,22 @@ func (r *room) successor(seat int, name string, args json.RawMessage, before gam
 		}
 	}
 	return &nr, nil
+}
+
+// appendMoveLog returns the newest maxLog entries of log and e. As
+// appendMove does with the moves, it appends in place after log when
+// log's array has room, so that a move costs one entry and not a copy of
+// the window; when it has none, the window is copied into an array with
+// room for maxLog more. log keeps seeing its own entries, which nothing
+// writes again; the entry after them is written by each successor, of
+// which one is committed, and the log's encoding cache compares the last
+// entry by value, not only the slice (wireCache.log).
+func appendMoveLog(log []protocol.LogEntry, e protocol.LogEntry) []protocol.LogEntry {
+	log = log[max(0, len(log)+1-maxLog):]
+	if len(log) == cap(log) {
+		log = append(make([]protocol.LogEntry, 0, len(log)+maxLog), log...)
+	}
+	return append(log, e)
 }
 
 // appendMove returns rec's unsealed moves with mv added. It appends in

@@ -362,8 +362,12 @@ func (c *wireCache) log(rec *Record) []byte {
 	log := rec.Log
 	// The very entries of the last call (a move's record is encoded for
 	// its write and then for its frame): a record's log entries are
-	// never changed in place (recordPieces relies on it too).
-	if c.logJS != nil && sameSlice(c.logOf, log) {
+	// never changed in place (recordPieces relies on it too), but the
+	// entry after a record's log may be written by each of its successors
+	// (appendMoveLog): a successor that was not committed and the next
+	// have the same slice, so the last entry is compared too.
+	if c.logJS != nil && sameSlice(c.logOf, log) &&
+		(len(log) == 0 || sameEntries(c.logEntries[len(c.logEntries)-1:], log[len(log)-1:])) {
 		return c.logJS
 	}
 	c.logOf = log

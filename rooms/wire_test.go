@@ -54,9 +54,19 @@ func TestWireLogMatchesJSON(t *testing.T) {
 			op := rng.IntN(20)
 			nr := *rec
 			switch {
-			case op < 12: // a move, as successor makes it
-				nr.Log = append(make([]protocol.LogEntry, 0, len(rec.Log)+1), rec.Log...)
-				nr.appendLog(randomEntry(rng))
+			case op < 10: // a move, as successor makes it
+				nr.Log = appendMoveLog(rec.Log, randomEntry(rng))
+			case op < 12: // a move whose record was not committed (its
+				// write failed), then another from the same record: both
+				// logs are the same slice of the same array, and differ in
+				// the entry the second wrote over the first's
+				dropped := *rec
+				dropped.Log = appendMoveLog(rec.Log, randomEntry(rng))
+				want, _ := json.Marshal(append([]protocol.LogEntry{}, dropped.Log...))
+				if got := c.log(&dropped); !bytes.Equal(got, want) {
+					t.Fatalf("seed %d step %d: the record not committed:\n got %s\nwant %s", seed, step, got, want)
+				}
+				nr.Log = appendMoveLog(rec.Log, randomEntry(rng))
 			case op < 14: // a presence change: the same log, maybe a copy
 				if rng.IntN(2) == 0 {
 					nr.Log = slices.Clone(rec.Log)
