@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/chaguan/chaguan/rooms"
 	"github.com/chaguan/chaguan/rooms/redisstore"
 	"github.com/chaguan/chaguan/rooms/redistest"
