@@ -238,7 +238,7 @@ func (c *leanConn) patch(v *view) (ok bool, err error) {
 			if p.Ack != nil {
 				v.ack, v.hasAck = *p.Ack, true
 			}
-			if scanCtx(c.pv.Member("ctx"), v) {
+			if viewCtx(&c.pv, v) {
 				// Only the seat to move reads its move from G (the
 				// seat plays only on such a view), so a view of the
 				// other seat's turn encodes and scans none of it.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/chaguan/chaguan/clients/client"
 	"github.com/chaguan/chaguan/protocol"
 )
 
@@ -116,7 +117,7 @@ func scanCtx(val []byte, v *view) bool {
 		switch string(key) {
 		case "currentPlayer":
 			if len(val) >= 2 && val[0] == '"' {
-				v.current = string(val[1 : len(val)-1])
+				v.current = seatID(val[1 : len(val)-1])
 			}
 		case "started":
 			v.started = string(val) == "true"
@@ -124,6 +125,36 @@ func scanCtx(val []byte, v *view) bool {
 			v.over = string(val) != "null"
 		}
 	}
+}
+
+// viewCtx is scanCtx on the ctx of a view held: it looks up the three
+// members one by one, so the ctx object, which patches split, is not
+// encoded again to be scanned. It reports false if the view has no ctx
+// with started.
+func viewCtx(pv *client.View, v *view) bool {
+	started := pv.Lookup("ctx", "started")
+	if started == nil {
+		return false
+	}
+	v.started = string(started) == "true"
+	if over := pv.Lookup("ctx", "gameover"); over != nil {
+		v.over = string(over) != "null"
+	}
+	if cur := pv.Lookup("ctx", "currentPlayer"); len(cur) >= 2 && cur[0] == '"' {
+		v.current = seatID(cur[1 : len(cur)-1])
+	}
+	return true
+}
+
+// seatIDs are the player IDs of the seats a match may have.
+var seatIDs = [...]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// seatID is the string of b, with no copy for a seat's player ID.
+func seatID(b []byte) string {
+	if len(b) == 1 && '0' <= b[0] && b[0] <= '9' {
+		return seatIDs[b[0]-'0']
+	}
+	return string(b)
 }
 
 // scanBoard finds the first '.' of G.board (an array of row strings) in

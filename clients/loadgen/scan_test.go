@@ -461,3 +461,43 @@ func BenchmarkDecodeFrame(b *testing.B) {
 		firstEmpty(st.G, 0)
 	}
 }
+
+// TestViewCtx: viewCtx reads from a view held what scanCtx reads from
+// its ctx's JSON, whether the ctx arrived whole or was split by patches,
+// and reports a view without a ctx.
+func TestViewCtx(t *testing.T) {
+	state := `{"type":"state","matchID":"m","stateID":3,"G":{},"ctx":{"numPlayers":2,"currentPlayer":"1","phase":"play","turn":3,"started":true,"gameover":null},"players":[],"log":[],"you":"0"}`
+	patches := []string{
+		`{"type":"patch","stateID":4,"base":3,"ops":[{"op":"replace","path":"/ctx/currentPlayer","value":"0"},{"op":"replace","path":"/ctx/turn","value":4}]}`,
+		`{"type":"patch","stateID":5,"base":4,"ops":[{"op":"replace","path":"/ctx/gameover","value":{"draw":true}}]}`,
+		`{"type":"patch","stateID":6,"base":5,"ops":[{"op":"replace","path":"/ctx/currentPlayer","value":"player \"12\""},{"op":"remove","path":"/ctx/gameover"}]}`,
+		`{"type":"patch","stateID":7,"base":6,"ops":[{"op":"replace","path":"/ctx/started","value":false}]}`,
+		`{"type":"patch","stateID":8,"base":7,"ops":[{"op":"remove","path":"/ctx/started"}]}`,
+	}
+	var pv client.View
+	if err := pv.SetState([]byte(state)); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string) {
+		t.Helper()
+		var got, want view
+		okGot, okWant := viewCtx(&pv, &got), scanCtx(pv.Member("ctx"), &want)
+		if _, hasStarted := member(pv.Member("ctx"), "started"); !hasStarted {
+			okWant = false // viewCtx asks for started; scanCtx does not
+		}
+		if okGot != okWant || okGot && got != want {
+			t.Fatalf("%s: viewCtx %+v, %v; scanCtx %+v, %v", step, got, okGot, want, okWant)
+		}
+	}
+	check("the state")
+	for i, p := range patches {
+		var patch protocol.Patch
+		if err := json.Unmarshal([]byte(p), &patch); err != nil {
+			t.Fatal(err)
+		}
+		if err := pv.Apply(&patch); err != nil {
+			t.Fatalf("patch %d: %v", i, err)
+		}
+		check(fmt.Sprintf("patch %d", i))
+	}
+}
