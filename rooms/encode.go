@@ -385,9 +385,12 @@ func encodeRecord(rec *Record, p *recordPieces) ([]byte, error) {
 	if p.cache != nil {
 		*p.cache = rc
 	}
-	// One array of the record's exact length: it is tens of KB deep in a
-	// match (the state, the moves), and growing it as it is written cost a
-	// copy and a clear of all of it on every move.
+	// One array the record fits in, sized before it is written: it is
+	// tens of KB deep in a match (the state, the moves), and growing it as
+	// it is written cost a copy and a clear of all of it on every move.
+	// The record's exact length, but in the memory of the last record
+	// when that is long enough, or with a quarter more when the memory is
+	// to be reused (p.buf set).
 	n := len(head) + len(`,"state":`) + len(rec.State) + len(`,"log":`) + len(p.log) + len(`,"moves":`) + len(p.moves) + len(tail)
 	b := p.buf[:0]
 	if cap(b) < n {

@@ -31,11 +31,17 @@ func (s *countingStore) Update(ctx context.Context, rec *rooms.Record, prev int6
 
 func (s *countingStore) UpdateEncoded(ctx context.Context, rec *rooms.Record, data []byte, prev int64) error {
 	s.encoded.Add(1)
-	want, _ := json.Marshal(rec)
-	if !bytes.Equal(data, want) {
+	if !isRecordJSON(rec, data) {
 		s.badData.Add(1)
 	}
 	return s.Store.UpdateEncoded(ctx, rec, data, prev)
+}
+
+// isRecordJSON reports whether data is byte for byte json.Marshal's
+// encoding of rec.
+func isRecordJSON(rec *rooms.Record, data []byte) bool {
+	want, err := json.Marshal(rec)
+	return err == nil && bytes.Equal(data, want)
 }
 
 // TestRoomWritesEncoded: the room hands a store that takes encoded records
@@ -136,7 +142,7 @@ func (s *quietStore) SubscribeNamed(ctx context.Context, id string) (<-chan room
 func (s *quietStore) UpdateQuiet(ctx context.Context, rec *rooms.Record, data []byte, prev int64, name string) error {
 	s.mu.Lock()
 	s.quiet = append(s.quiet, name)
-	if want, _ := json.Marshal(rec); !bytes.Equal(data, want) {
+	if !isRecordJSON(rec, data) {
 		s.badData++
 	}
 	if s.lastData != nil && len(data) > 0 && &data[0] == s.lastData {

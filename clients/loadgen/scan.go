@@ -258,7 +258,7 @@ func (m *members) key() ([]byte, bool) {
 	i := protocol.SkipSpace(b, m.i)
 	if !m.started {
 		if i >= len(b) || b[i] != '{' {
-			return m.failKey()
+			return m.fail()
 		}
 		m.started = true
 		i = protocol.SkipSpace(b, i+1)
@@ -274,20 +274,20 @@ func (m *members) key() ([]byte, bool) {
 			m.done, m.end = true, i+1
 			return nil, false
 		default:
-			return m.failKey()
+			return m.fail()
 		}
 	}
 	if i >= len(b) || b[i] != '"' {
-		return m.failKey()
+		return m.fail()
 	}
 	kend := skipString(b, i)
 	if kend < 0 {
-		return m.failKey()
+		return m.fail()
 	}
 	key := b[i+1 : kend-1]
 	i = protocol.SkipSpace(b, kend)
 	if i >= len(b) || b[i] != ':' {
-		return m.failKey()
+		return m.fail()
 	}
 	m.i = protocol.SkipSpace(b, i+1)
 	return key, true
@@ -298,23 +298,16 @@ func (m *members) value() ([]byte, bool) {
 	i := m.i
 	vend := skipValue(m.b, i)
 	if vend < 0 {
-		_, _, ok := m.fail()
-		return nil, ok
+		return m.fail()
 	}
 	m.i = vend
 	return m.b[i:vend], true
 }
 
-// failKey is fail for key.
-func (m *members) failKey() ([]byte, bool) {
-	_, _, ok := m.fail()
-	return nil, ok
-}
-
-// fail ends the walk as malformed.
-func (m *members) fail() ([]byte, []byte, bool) {
+// fail ends the walk as malformed; it is what key and value return then.
+func (m *members) fail() ([]byte, bool) {
 	m.done, m.bad = true, true
-	return nil, nil, false
+	return nil, false
 }
 
 // skipString returns the index just past the JSON string whose opening
