@@ -6,18 +6,28 @@ import (
 
 // GomokuPoint returns the viewport coordinates of board point (x, y) of the
 // gomoku canvas on p, after scrolling it into view. It mirrors the plugin's
-// layout: cell = width / (n - 1 + 2.2), margin = 1.1 cell.
+// layout: cell = width / (n - 1 + 2.2), margin = 1.1 cell. The canvas's
+// box is read until two reads agree (at most ten), so a page still laying
+// itself out (a status line that just changed, on a loaded machine) is not
+// clicked where the board was a moment before.
 func GomokuPoint(p *Page, x, y int) (float64, float64) {
 	p.t.Helper()
-	xy := Eval[[]float64](p, fmt.Sprintf(`(() => {
-		const c = document.querySelector("canvas[data-board=gomoku]");
-		c.scrollIntoView({block: "center"});
-		const r = c.getBoundingClientRect();
-		const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
-		return [r.left + pad + %d * cell, r.top + pad + %d * cell];
-	})()`, x, y))
-	if len(xy) != 2 {
-		p.Fail("board point %d,%d: got %v", x, y, xy)
+	var xy []float64
+	for range 10 {
+		got := Eval[[]float64](p, fmt.Sprintf(`(() => {
+			const c = document.querySelector("canvas[data-board=gomoku]");
+			c.scrollIntoView({block: "center"});
+			const r = c.getBoundingClientRect();
+			const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
+			return [r.left + pad + %d * cell, r.top + pad + %d * cell];
+		})()`, x, y))
+		if len(got) != 2 {
+			p.Fail("board point %d,%d: got %v", x, y, got)
+		}
+		if len(xy) == 2 && got[0] == xy[0] && got[1] == xy[1] {
+			break
+		}
+		xy = got
 	}
 	return xy[0], xy[1]
 }
@@ -49,7 +59,12 @@ func PlaceStone(p *Page, n, x, y int) {
 			p.Fail("the click on %d,%d was made %d times and sent no move", x, y, try)
 		}
 	}
-	p.WaitJS(fmt.Sprintf("move %d at %d,%d", n+1, x, y), landed)
+	// Once the move is in, a stone elsewhere is a click that missed its
+	// point: say where it went rather than wait for the point.
+	p.WaitJS(fmt.Sprintf("move %d", n+1), fmt.Sprintf(`window.__chaguan.state.G.moves.length > %d`, n))
+	if !Eval[bool](p, landed) {
+		p.Fail("move %d was meant for %d,%d and went to %v", n+1, x, y, Eval[[]int](p, `window.__chaguan.state.G.moves[`+fmt.Sprint(n)+`]`))
+	}
 }
 
 // countMovesSent is a JS expression: how many move messages the page has
