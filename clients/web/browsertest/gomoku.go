@@ -2,34 +2,51 @@ package browsertest
 
 import (
 	"fmt"
+
+	"github.com/chromedp/chromedp"
 )
 
 // GomokuPoint returns the viewport coordinates of board point (x, y) of the
 // gomoku canvas on p, after scrolling it into view. It mirrors the plugin's
 // layout: cell = width / (n - 1 + 2.2), margin = 1.1 cell. The canvas's
-// box is read until two reads agree (at most ten), so a page still laying
-// itself out (a status line that just changed, on a loaded machine) is not
-// clicked where the board was a moment before.
+// box is read in the page, an animation frame and a few milliseconds
+// apart, until it has stayed put for three reads (at most forty), so a
+// page still laying itself out (a status line that just changed, a
+// connection's first state, on a loaded machine) is not clicked where the
+// board was a moment before.
 func GomokuPoint(p *Page, x, y int) (float64, float64) {
 	p.t.Helper()
-	var xy []float64
-	for range 10 {
-		got := Eval[[]float64](p, fmt.Sprintf(`(() => {
-			const c = document.querySelector("canvas[data-board=gomoku]");
+	xy := Eval[[]float64](p, fmt.Sprintf(`(async () => {
+		const c = document.querySelector("canvas[data-board=gomoku]");
+		const box = () => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width]; };
+		const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20)));
+		c.scrollIntoView({block: "center"});
+		let last = box();
+		for (let same = 0, n = 0; same < 3 && n < 40; n++) {
+			await frame();
+			const b = box();
+			if (b.every((v, i) => v === last[i])) { same++; continue; }
+			same = 0;
 			c.scrollIntoView({block: "center"});
-			const r = c.getBoundingClientRect();
-			const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
-			return [r.left + pad + %d * cell, r.top + pad + %d * cell];
-		})()`, x, y))
-		if len(got) != 2 {
-			p.Fail("board point %d,%d: got %v", x, y, got)
+			last = box();
 		}
-		if len(xy) == 2 && got[0] == xy[0] && got[1] == xy[1] {
-			break
-		}
-		xy = got
+		const cell = last[2] / (15 - 1 + 2.2), pad = cell * 1.1;
+		return [last[0] + pad + %d * cell, last[1] + pad + %d * cell];
+	})()`, x, y), chromedp.EvalAwaitPromise)
+	if len(xy) != 2 {
+		p.Fail("board point %d,%d: got %v", x, y, xy)
 	}
 	return xy[0], xy[1]
+}
+
+// gomokuPointAt is a JS expression: whether viewport point (cx, cy) is on
+// board point (x, y) of the gomoku canvas as it is laid out now.
+func gomokuPointAt(cx, cy float64, x, y int) string {
+	return fmt.Sprintf(`(() => {
+		const r = document.querySelector("canvas[data-board=gomoku]").getBoundingClientRect();
+		const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
+		return Math.round((%f - r.left - pad) / cell) === %d && Math.round((%f - r.top - pad) / cell) === %d;
+	})()`, cx, x, cy, y)
 }
 
 // GomokuMovesIs is a JS condition: the page's latest state has n moves.
@@ -51,6 +68,15 @@ func PlaceStone(p *Page, n, x, y int) {
 	for try := 1; ; try++ {
 		before := Eval[int](p, countMovesSent)
 		cx, cy := GomokuPoint(p, x, y)
+		// The mouse comes to rest over the point first; if the board
+		// moved under it meanwhile, measure again rather than click.
+		p.HoverXY(cx, cy)
+		if !Eval[bool](p, gomokuPointAt(cx, cy, x, y)) {
+			if try == 3 {
+				p.Fail("the board kept moving under the point %d,%d", x, y)
+			}
+			continue
+		}
 		p.ClickXY(cx, cy)
 		if Eval[int](p, countMovesSent) > before || Eval[bool](p, landed) {
 			break
