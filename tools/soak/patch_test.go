@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chaguan/chaguan/games/all"
+	"github.com/chaguan/chaguan/server"
 	"github.com/chaguan/chaguan/server/servertest"
 )
 
@@ -26,7 +27,10 @@ func testSoaker(url string, cfg Config) *soaker {
 // spectator against a real server: every patch's view is checked, the
 // view is compared with a sync's answer every 7 states, and none differs.
 func TestWatchPatches(t *testing.T) {
-	srv := servertest.Start(t, servertest.Options{})
+	// A sync every 7 states of bots 2 ms apart is faster than the default
+	// 20 messages a second a connection may send, once a loaded machine
+	// bunches the states; the limit is not what this test is about.
+	srv := servertest.Start(t, servertest.Options{WS: server.WSConfig{Rate: 1000, Burst: 100}})
 	games := all.Registry().Names()
 	s := testSoaker(srv.URL, Config{Games: games, Patches: true, SyncEvery: 7, BotDelay: 2 * time.Millisecond,
 		Rounds: 1, MatchLimit: 4 * time.Second})

@@ -96,6 +96,9 @@ func TestGomokuBotFromRoom(t *testing.T) {
 	ann.WaitText(".gomoku-status", "Your turn (Black)")
 
 	// The keyboard plays too: from the last stone, up to the top edge, Enter.
+	// The mouse leaves the board first: the cursor starts where the mouse
+	// rests, if it rests on the board (PlaceStone left it on 7,7).
+	ann.HoverXY(1, 1)
 	x := browsertest.Eval[int](ann, `window.__chaguan.state.G.last[0]`)
 	ann.Do("focus the board", chromedp.Focus(chromedp.CSS("canvas[data-board=gomoku]")),
 		chromedp.KeyEvent(strings.Repeat(kb.ArrowUp, 15)), chromedp.KeyEvent(kb.Enter))
