@@ -56,7 +56,8 @@ func GomokuMovesIs(n int) string {
 
 // PlaceStone waits until it is p's turn after n moves, clicks (x, y) on the
 // canvas and waits for a state with more than n moves (a bot with no delay
-// may already have answered). A click the page did not take (one that
+// may already have answered). The mouse stays on the point afterwards, as
+// a person's does: the board's hover, and a keyboard cursor, start there. A click the page did not take (one that
 // lands while the page redraws the board can be lost on a loaded machine)
 // is made again, at most three times; a click that sent a move is never
 // repeated, however long its state takes to come: a second click could
