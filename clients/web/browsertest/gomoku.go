@@ -57,11 +57,11 @@ func GomokuMovesIs(n int) string {
 // PlaceStone waits until it is p's turn after n moves, clicks (x, y) on the
 // canvas and waits for a state with more than n moves (a bot with no delay
 // may already have answered). The mouse stays on the point afterwards, as
-// a person's does: the board's hover, and a keyboard cursor, start there. A click the page did not take (one that
-// lands while the page redraws the board can be lost on a loaded machine)
-// is made again, at most three times; a click that sent a move is never
-// repeated, however long its state takes to come: a second click could
-// play a second stone.
+// a person's does: the board's hover, and a keyboard cursor, start there.
+// A click the page did not take (one that lands while the page redraws
+// the board can be lost on a loaded machine) is made again, at most three
+// times; a click that sent a move is never repeated, however long its
+// state takes to come: a second click could play a second stone.
 func PlaceStone(p *Page, n, x, y int) {
 	p.t.Helper()
 	p.WaitJS(fmt.Sprintf("my turn after %d moves", n), GomokuMovesIs(n)+` && window.__chaguan.state.G.toMove === window.__chaguan.you`)
