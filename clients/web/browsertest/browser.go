@@ -299,9 +299,22 @@ func (p *Page) Open(url string) {
 func (p *Page) Click(sel string) {
 	p.t.Helper()
 	// Centre the element first: a click on an element at the bottom edge of
-	// the viewport can miss it.
+	// the viewport can miss it. Then wait until its box has stayed put for
+	// three reads an animation frame apart (at most forty): a page still
+	// laying itself out on a loaded machine moves it between the box
+	// chromedp reads and its click.
 	p.Do("click "+sel, chromedp.WaitVisible(chromedp.CSS(sel)),
 		EvalVoid(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: "center", inline: "center"})`, JSString(sel))),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(async () => {
+			const box = () => { const e = document.querySelector(%s); if (!e) return ""; const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].join(); };
+			const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20)));
+			let last = box();
+			for (let same = 0, n = 0; same < 3 && n < 40; n++) {
+				await frame();
+				const b = box();
+				if (b === last) same++; else { same = 0; last = b; }
+			}
+		})()`, JSString(sel)), chromedp.EvalAwaitPromise),
 		chromedp.Click(chromedp.CSS(sel)))
 }
 
