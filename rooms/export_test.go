@@ -58,3 +58,6 @@ func SetStore(m *Manager, s Store) { m.cfg.Store = s }
 
 // MovesComplete reports whether rec holds every move made.
 func (r *Record) MovesComplete() bool { return r.movesComplete() }
+
+// MovesPerState is movesPerState, for tests.
+const MovesPerState = movesPerState

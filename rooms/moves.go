@@ -12,11 +12,30 @@ import (
 
 // MovesPerChunk is how many moves a sealed chunk of a new match holds
 // (see Record.Moves and MoveChunks): a move rewrites fewer than this many
-// moves with the record (about 35 bytes each in Gong Zhu), and a replay
-// reads the chunks it needs, a few per store call. A record names its own
-// (Record.MovesChunk), which its chunks were cut at; records from before
-// that field hold LegacyMovesPerChunk.
-const MovesPerChunk = 128
+// moves with the record (about 35 bytes each in Gong Zhu, 28 in Gomoku),
+// and a replay reads the chunks it needs, a few per store call. A record
+// names its own (Record.MovesChunk), which its chunks were cut at; records
+// from before that field hold LegacyMovesPerChunk. Every move writes the
+// record, and Redis's time for the compare-and-set grows with its size
+// (docs/performance.md, "A smaller record"), so the chunks are small; the
+// states a replay starts from are kept every movesPerState moves, not
+// with every chunk.
+const MovesPerChunk = 32
+
+// movesPerState is how many moves apart the sealed chunks keep the state
+// after their last move (for a replay to start from): every chunk whose
+// last move's number is a multiple of it, every chunk when chunks hold
+// that many moves or more. A page deep in a match then replays at most
+// about movesPerState moves plus two chunks through the rules, and the
+// store holds one state per movesPerState moves (a Gong Zhu state is
+// about 6 KB, its 128 moves about 4.5 KB).
+const movesPerState = 128
+
+// chunksPerState is how many chunks of per moves apart states are kept.
+func chunksPerState(per int) int { return max(1, movesPerState/per) }
+
+// keepsState reports whether sealed chunk k of per moves keeps its state.
+func keepsState(k, per int) bool { return (k+1)%chunksPerState(per) == 0 }
 
 // LegacyMovesPerChunk is the chunk size of the records written before
 // Record.MovesChunk existed (whose every move rewrote up to 1,024 moves,
@@ -34,10 +53,11 @@ func (r *Record) movesPerChunk() int {
 // maxMoves caps the moves kept of one match. Past it a match's moves are
 // no longer recorded (the record drops its tail) and it can no longer be
 // replayed. The record stays small however long the match, and a page
-// replays from the state kept with the chunk before it (at most about two
-// chunks of moves), so the reason is the store: a match's chunks live as
-// long as it does, about 30 bytes a move, so a million moves take about
-// 35 MB of the store (Redis's memory) for one match. A Gong Zhu table of
+// replays from the last state kept before it (at most about
+// movesPerState moves and a chunk), so the reason is the store: a
+// match's chunks live as long as it does, about 70 bytes a move in Gong
+// Zhu with the states, so a million moves take about 70 MB of the store
+// (Redis's memory) for one match. A Gong Zhu table of
 // bots moving every 300 ms reaches it after about 3.5 days.
 const maxMoves = 1_000_000
 
@@ -91,7 +111,7 @@ func (r *room) sealMoves(ctx context.Context, nr *Record) error {
 		return nil
 	}
 	chunk := movesChunk{First: r.rec.SealedMoves, Moves: tail[:per]}
-	if len(tail) == per {
+	if len(tail) == per && keepsState(nr.SealedChunks, per) {
 		chunk.State = r.rec.State
 		if c := r.rec.Clocks; c != nil && slices.ContainsFunc(c.Timeouts, func(n int) bool { return n > 0 }) {
 			chunk.Timeouts = c.Timeouts
@@ -163,19 +183,23 @@ func (m *Manager) readChunks(ctx context.Context, rec *Record, from, to int) ([]
 // row then), or the setup with no move made (start 0).
 func (m *Manager) replayStart(ctx context.Context, rec *Record, g games.Game, from int64) (st games.State, start int64, streak []int, err error) {
 	streak = make([]int, rec.NumPlayers)
-	// Chunk k's state is at stateID (k+1)*per+1, before from.
+	// Chunk k's state is at stateID (k+1)*per+1, before from; the last
+	// chunk up to k that keeps its state is the one read.
 	per := int64(rec.movesPerChunk())
 	if k := min((from-2)/per-1, int64(rec.SealedChunks)-1); k >= 0 && rec.movesComplete() {
-		chunks, err := m.readChunks(ctx, rec, int(k), int(k)+1)
-		if err != nil {
-			return nil, 0, nil, err
-		}
-		if c := chunks[0]; len(c.State) > 0 && len(c.Timeouts) <= rec.NumPlayers {
-			if st, err = g.Load(c.State); err != nil {
-				return nil, 0, nil, AsError(err)
+		cps := int64(chunksPerState(int(per)))
+		if k = (k+1)/cps*cps - 1; k >= 0 {
+			chunks, err := m.readChunks(ctx, rec, int(k), int(k)+1)
+			if err != nil {
+				return nil, 0, nil, err
 			}
-			copy(streak, c.Timeouts)
-			return st, c.First + per, streak, nil
+			if c := chunks[0]; len(c.State) > 0 && len(c.Timeouts) <= rec.NumPlayers {
+				if st, err = g.Load(c.State); err != nil {
+					return nil, 0, nil, AsError(err)
+				}
+				copy(streak, c.Timeouts)
+				return st, c.First + per, streak, nil
+			}
 		}
 	}
 	if st, err = g.Setup(rec.NumPlayers, rec.SetupData, rec.Options.Seed); err != nil {

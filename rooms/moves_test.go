@@ -67,29 +67,57 @@ func checkReplay(t *testing.T, m *rooms.Manager, id string, from, limit int64, v
 
 // TestMovesSealedInChunks: a long match's moves are sealed a chunk at a
 // time, so its record keeps fewer than rooms.MovesPerChunk of them and stays
-// small; every page replays as the match was, near the chunks' edges
-// too; a page deep in the match starts from the state its chunk kept
-// (chunk 0 is not even read); and a record from before chunks (every move
-// in it) replays, then is sealed a chunk per move as play goes on.
+// small; only every rooms.MovesPerState moves does a chunk keep the state
+// after it; every page replays as the match was, near the chunks' edges
+// too; a page deep in the match starts from the last state kept before it
+// (the chunks before that one are not even read), and a page between two
+// kept states starts from the earlier.
 func TestMovesSealedInChunks(t *testing.T) {
+	per, every := int64(rooms.MovesPerChunk), int64(rooms.MovesPerState)
+	if every%per != 0 || every/per < 2 {
+		t.Fatalf("this test wants states kept every few chunks: chunks of %d, a state every %d moves", per, every)
+	}
 	m, mem, id, r := gongzhuMatch(t, rooms.MovesPerChunk)
 	views := map[int64][]byte{}
 	rng := rand.New(rand.NewPCG(1, 2))
-	if err := r.PlayBots(3*rooms.MovesPerChunk+100, rng, views); err != nil {
+	tail := per / 2
+	if err := r.PlayBots(int(2*every+per+tail), rng, views); err != nil {
 		t.Fatal(err)
 	}
 
-	rec, err := mem.Get(context.Background(), id)
+	ctx := context.Background()
+	rec, err := mem.Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rec.SealedChunks != 3 || rec.SealedMoves != 3*rooms.MovesPerChunk || len(rec.Moves) != 100 || !rec.MovesComplete() {
+	chunks := int((2*every + per) / per)
+	if rec.SealedChunks != chunks || rec.SealedMoves != 2*every+per || int64(len(rec.Moves)) != tail || !rec.MovesComplete() {
 		t.Fatalf("stored: %d chunks of %d moves and %d more, seq %d", rec.SealedChunks, rec.SealedMoves, len(rec.Moves), rec.StateID)
 	}
+	datas, err := mem.GetMoves(ctx, id, 0, chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := 0
+	for k, data := range datas {
+		var c struct {
+			First int64
+			Moves []json.RawMessage
+			State json.RawMessage
+		}
+		if err := json.Unmarshal(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		end := int64(k+1) * per
+		if c.First != int64(k)*per || int64(len(c.Moves)) != per || (len(c.State) > 0) != (end%every == 0) {
+			t.Fatalf("chunk %d: first %d, %d moves, state %d bytes", k, c.First, len(c.Moves), len(c.State))
+		}
+		stored += len(data)
+	}
 	size, _ := json.Marshal(rec)
-	t.Logf("%d moves: record %d bytes, %d chunks", rec.StateID-1, len(size), rec.SealedChunks)
-	for _, from := range []int64{1, 2, rooms.MovesPerChunk - 3, rooms.MovesPerChunk + 1, rooms.MovesPerChunk + 2, rooms.MovesPerChunk + 3,
-		2*rooms.MovesPerChunk + 1, 2*rooms.MovesPerChunk + 2, 3*rooms.MovesPerChunk + 2, rec.StateID - 5} {
+	t.Logf("%d moves: record %d bytes, %d chunks, %d bytes (%.0f a move)", rec.StateID-1, len(size), rec.SealedChunks, stored, float64(stored)/float64(rec.SealedMoves))
+	for _, from := range []int64{1, 2, per - 3, per + 1, per + 2, per + 3, every + 1, every + 2, every + 3,
+		2*every + 1, 2*every + 2, 2*every + per + 2, rec.StateID - 5} {
 		checkReplay(t, m, id, from, 10, views)
 	}
 	rp := checkReplay(t, m, id, rec.StateID-2, 10, views)
@@ -97,14 +125,21 @@ func TestMovesSealedInChunks(t *testing.T) {
 		t.Fatalf("the last page: %d steps, next %d, total %d", len(rp.Steps), rp.Next, rp.Total)
 	}
 
-	// A page past the first chunks starts from the state kept with the
-	// chunk before it: chunk 0, spoilt, is not read.
-	if err := mem.PutMoves(context.Background(), id, 0, []byte(`{"first":0,"moves":[]}`)); err != nil {
+	// A page past the first kept state starts from it: chunk 0, spoilt,
+	// is not read, even by a page three chunks past it, whose chunk
+	// before keeps no state.
+	if err := mem.PutMoves(ctx, id, 0, []byte(`{"first":0,"moves":[]}`)); err != nil {
 		t.Fatal(err)
 	}
-	checkReplay(t, m, id, 2*rooms.MovesPerChunk+10, 50, views)
-	if _, err := m.Replay(context.Background(), "gongzhu", id, 5, 10); rooms.AsError(err).Code != protocol.CodeInternal {
+	checkReplay(t, m, id, every+10, 50, views)
+	checkReplay(t, m, id, every+2*per+10, 10, views)
+	if _, err := m.Replay(ctx, "gongzhu", id, 5, 10); rooms.AsError(err).Code != protocol.CodeInternal {
 		t.Fatalf("replay through a spoilt chunk: %v", err)
+	}
+	// A page before the first kept state starts from the setup, through
+	// the spoilt chunk.
+	if _, err := m.Replay(ctx, "gongzhu", id, every-per+10, 10); rooms.AsError(err).Code != protocol.CodeInternal {
+		t.Fatalf("replay of a page before the first state: %v", err)
 	}
 }
 
