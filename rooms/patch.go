@@ -835,9 +835,19 @@ type patchMsg struct {
 	from           *frame
 	fromSeat, seat int
 	body           []byte // the operations, comma-separated
-	msg            []byte
+	msg            []byte // the message, once a viewer without an ack needed it
 	ok             bool
 	err            error // the diff failed (a bug): logged
+}
+
+// noAck returns the message without ack, encoding it on first use: a
+// seat whose move made the change gets its own with the ack, so a
+// message only the mover would see is never encoded without one.
+func (m *patchMsg) noAck(to *frame) []byte {
+	if m.msg == nil {
+		m.msg = to.patch(m.from.seq, nil, m.body)
+	}
+	return m.msg
 }
 
 // message returns the patch message (without ack) taking held to seat's
@@ -860,7 +870,8 @@ func (p *patchSet) message(held sentView, seat int) (m *patchMsg) {
 	if m.err = errors.Join(shared.err, view.err); m.err != nil {
 		return m
 	}
-	var body []byte
+	// Sized for what it will hold: ops, commas and "you".
+	body := make([]byte, 0, len(view.ops)+len(shared.ops)+48)
 	for _, ops := range [][]byte{view.ops, shared.ops} {
 		if len(ops) > 0 {
 			if len(body) > 0 {
@@ -883,7 +894,6 @@ func (p *patchSet) message(held sentView, seat int) (m *patchMsg) {
 		return m
 	}
 	m.body, m.ok = body, true
-	m.msg = p.to.patch(held.f.seq, nil, body)
 	return m
 }
 
@@ -1098,9 +1108,11 @@ func (r *room) sendPatch(v *Viewer, p *patchSet, ack *int64) {
 		r.send(v, b, KindState)
 		return
 	}
-	msg := m.msg
+	var msg []byte
 	if ack != nil {
 		msg = p.to.patch(m.from.seq, ack, m.body)
+	} else {
+		msg = m.noAck(p.to)
 	}
 	v.sent = sentView{f: p.to, seat: v.seat}
 	if v.sink.Send(msg, patchKind(ack)) {

@@ -132,7 +132,7 @@ func BenchmarkGongzhuPatch(b *testing.B) {
 					bytes += int64(len(to.encode(v, nil)))
 					continue
 				}
-				bytes += int64(len(m.msg))
+				bytes += int64(len(m.noAck(p.to)))
 			}
 		}
 		reportCPU(b, cpu)
@@ -275,7 +275,7 @@ func patchBytes(t testing.TB, frames []*frame, from, to int) float64 {
 				n += int64(len(frames[i+1].encode(v, nil)))
 				continue
 			}
-			n += int64(len(m.msg))
+			n += int64(len(m.noAck(p.to)))
 		}
 	}
 	return float64(n) / float64((to-from)*len(benchViewers))
@@ -354,7 +354,7 @@ func TestPatchBytesByPart(t *testing.T) {
 					t.Fatalf("move %d viewer %d: a state, not a patch", depth+i, v)
 				}
 				var msg struct{ Ops []json.RawMessage }
-				if err := json.Unmarshal(m.msg, &msg); err != nil {
+				if err := json.Unmarshal(m.noAck(p.to), &msg); err != nil {
 					t.Fatal(err)
 				}
 				ops := 0
@@ -366,8 +366,8 @@ func TestPatchBytesByPart(t *testing.T) {
 					by[part(op.Path)] += len(o) + 1
 					ops += len(o) + 1
 				}
-				by["envelope"] += len(m.msg) - ops
-				total += len(m.msg)
+				by["envelope"] += len(m.noAck(p.to)) - ops
+				total += len(m.noAck(p.to))
 				msgs++
 			}
 		}

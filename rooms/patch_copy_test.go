@@ -108,7 +108,7 @@ func TestPatchCopiesInGongzhu(t *testing.T) {
 				t.Fatalf("no patch for viewer %d: %v", v, m.err)
 			}
 			var msg struct{ Ops []protocol.PatchOp }
-			if err := json.Unmarshal(m.msg, &msg); err != nil {
+			if err := json.Unmarshal(m.noAck(p.to), &msg); err != nil {
 				t.Fatal(err)
 			}
 			doc, _ := oparse(stateDoc(t, prev.encode(v, nil)))
