@@ -295,27 +295,65 @@ func (p *Page) Open(url string) {
 	p.Do("open "+url, chromedp.Navigate(url), chromedp.WaitReady(chromedp.CSS("#view")))
 }
 
-// Click clicks the first element matching the CSS selector once visible.
+// Click clicks the first element matching the CSS selector once visible,
+// centred and settled (settleJS): a click on an element at the bottom
+// edge of the viewport can miss it, and a page still laying itself out on
+// a loaded machine moves it between the box chromedp reads and its click.
 func (p *Page) Click(sel string) {
 	p.t.Helper()
-	// Centre the element first: a click on an element at the bottom edge of
-	// the viewport can miss it. Then wait until its box has stayed put for
-	// three reads an animation frame apart (at most forty): a page still
-	// laying itself out on a loaded machine moves it between the box
-	// chromedp reads and its click.
 	p.Do("click "+sel, chromedp.WaitVisible(chromedp.CSS(sel)),
-		EvalVoid(fmt.Sprintf(`document.querySelector(%s).scrollIntoView({block: "center", inline: "center"})`, JSString(sel))),
-		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(async () => {
-			const box = () => { const e = document.querySelector(%s); if (!e) return ""; const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].join(); };
-			const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20)));
-			let last = box();
-			for (let same = 0, n = 0; same < 3 && n < 40; n++) {
-				await frame();
-				const b = box();
-				if (b === last) same++; else { same = 0; last = b; }
-			}
-		})()`, JSString(sel)), chromedp.EvalAwaitPromise),
+		chromedp.Evaluate[chromedp.Void](settleJS(sel), chromedp.EvalAwaitPromise),
 		chromedp.Click(chromedp.CSS(sel)))
+}
+
+// settleJS is a JavaScript promise that scrolls the first element matching
+// the CSS selector to the middle of the viewport and resolves, once its
+// box has stayed put for three reads an animation frame and 20 ms apart
+// (at most forty reads; scrolled back to the middle whenever it moved),
+// to that box: [left, top, width, height] in viewport CSS pixels; null
+// when nothing matches.
+func settleJS(sel string) string {
+	return fmt.Sprintf(`(async () => {
+		const find = () => document.querySelector(%s);
+		const box = () => { const e = find(); if (!e) return null; const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; };
+		const same = (a, b) => a !== null && b !== null && a.every((v, i) => v === b[i]);
+		const centre = () => { const e = find(); if (e) e.scrollIntoView({block: "center", inline: "center"}); };
+		const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20)));
+		centre();
+		let last = box();
+		for (let kept = 0, n = 0; kept < 3 && n < 40; n++) {
+			await frame();
+			const b = box();
+			if (same(b, last)) { kept++; continue; }
+			kept = 0;
+			centre();
+			last = box();
+		}
+		return last;
+	})()`, JSString(sel))
+}
+
+// SettledBox returns the box of the first element matching the CSS
+// selector, [left, top, width, height] in viewport CSS pixels, once
+// centred and settled (settleJS): where a click lands on it now.
+func SettledBox(p *Page, sel string) []float64 {
+	p.t.Helper()
+	box := Eval[[]float64](p, settleJS(sel), chromedp.EvalAwaitPromise)
+	if len(box) != 4 {
+		p.Fail("the box of %s: got %v", sel, box)
+	}
+	return box
+}
+
+// Box returns the box of the first element matching the CSS selector as it
+// is laid out now, [left, top, width, height] in viewport CSS pixels.
+func Box(p *Page, sel string) []float64 {
+	p.t.Helper()
+	box := Eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, JSString(sel)))
+	if len(box) != 4 {
+		p.Fail("the box of %s: got %v", sel, box)
+	}
+	return box
 }
 
 // Type replaces the value of an input with text, as typed keys.

@@ -2,51 +2,37 @@ package browsertest
 
 import (
 	"fmt"
-
-	"github.com/chromedp/chromedp"
+	"math"
 )
 
-// GomokuPoint returns the viewport coordinates of board point (x, y) of the
-// gomoku canvas on p, after scrolling it into view. It mirrors the plugin's
-// layout: cell = width / (n - 1 + 2.2), margin = 1.1 cell. The canvas's
-// box is read in the page, an animation frame and a few milliseconds
-// apart, until it has stayed put for three reads (at most forty), so a
-// page still laying itself out (a status line that just changed, a
-// connection's first state, on a loaded machine) is not clicked where the
-// board was a moment before.
-func GomokuPoint(p *Page, x, y int) (float64, float64) {
-	p.t.Helper()
-	xy := Eval[[]float64](p, fmt.Sprintf(`(async () => {
-		const c = document.querySelector("canvas[data-board=gomoku]");
-		const box = () => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.width]; };
-		const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20)));
-		c.scrollIntoView({block: "center"});
-		let last = box();
-		for (let same = 0, n = 0; same < 3 && n < 40; n++) {
-			await frame();
-			const b = box();
-			if (b.every((v, i) => v === last[i])) { same++; continue; }
-			same = 0;
-			c.scrollIntoView({block: "center"});
-			last = box();
-		}
-		const cell = last[2] / (15 - 1 + 2.2), pad = cell * 1.1;
-		return [last[0] + pad + %d * cell, last[1] + pad + %d * cell];
-	})()`, x, y), chromedp.EvalAwaitPromise)
-	if len(xy) != 2 {
-		p.Fail("board point %d,%d: got %v", x, y, xy)
-	}
-	return xy[0], xy[1]
+// gomokuCanvas selects the gomoku board.
+const gomokuCanvas = "canvas[data-board=gomoku]"
+
+// gomokuGrid is the plugin's layout of a board drawn in box (Box): the
+// side of a cell, and the top-left point's viewport coordinates (the
+// margin is 1.1 cells: cell = width / (n - 1 + 2.2)).
+func gomokuGrid(box []float64) (cell, left, top float64) {
+	cell = box[2] / (15 - 1 + 2.2)
+	return cell, box[0] + 1.1*cell, box[1] + 1.1*cell
 }
 
-// gomokuPointAt is a JS expression: whether viewport point (cx, cy) is on
-// board point (x, y) of the gomoku canvas as it is laid out now.
-func gomokuPointAt(cx, cy float64, x, y int) string {
-	return fmt.Sprintf(`(() => {
-		const r = document.querySelector("canvas[data-board=gomoku]").getBoundingClientRect();
-		const cell = r.width / (15 - 1 + 2.2), pad = cell * 1.1;
-		return Math.round((%f - r.left - pad) / cell) === %d && Math.round((%f - r.top - pad) / cell) === %d;
-	})()`, cx, x, cy, y)
+// GomokuPoint returns the viewport coordinates of board point (x, y) of the
+// gomoku canvas on p, once the canvas is centred and has stopped moving
+// (SettledBox), so a page still laying itself out (a status line that
+// just changed, a connection's first state, on a loaded machine) is not
+// clicked where the board was a moment before.
+func GomokuPoint(p *Page, x, y int) (float64, float64) {
+	p.t.Helper()
+	cell, left, top := gomokuGrid(SettledBox(p, gomokuCanvas))
+	return left + float64(x)*cell, top + float64(y)*cell
+}
+
+// gomokuPointAt reports whether viewport point (cx, cy) is on board point
+// (x, y) of the gomoku canvas as it is laid out now.
+func gomokuPointAt(p *Page, cx, cy float64, x, y int) bool {
+	p.t.Helper()
+	cell, left, top := gomokuGrid(Box(p, gomokuCanvas))
+	return math.Round((cx-left)/cell) == float64(x) && math.Round((cy-top)/cell) == float64(y)
 }
 
 // GomokuMovesIs is a JS condition: the page's latest state has n moves.
@@ -72,7 +58,7 @@ func PlaceStone(p *Page, n, x, y int) {
 		// The mouse comes to rest over the point first; if the board
 		// moved under it meanwhile, measure again rather than click.
 		p.HoverXY(cx, cy)
-		if !Eval[bool](p, gomokuPointAt(cx, cy, x, y)) {
+		if !gomokuPointAt(p, cx, cy, x, y) {
 			if try == 3 {
 				p.Fail("the board kept moving under the point %d,%d", x, y)
 			}
