@@ -29,6 +29,10 @@ type Options struct {
 	SetupData json.RawMessage // passed to Setup
 	Games     int             // playouts per seat count; default 20
 	MaxMoves  int             // cap per playout; default 2000
+	// ShortGames, when set, replaces Games under -short (CI's race
+	// stage): the same code paths in less time, for a game whose
+	// playouts are slow under the race detector.
+	ShortGames int
 	// MayNotEnd is true for games that never end by themselves (Gong Zhu):
 	// hitting MaxMoves is then not a failure.
 	MayNotEnd bool
@@ -48,6 +52,9 @@ func Run(t *testing.T, g games.Game, o Options) {
 	}
 	if o.Games == 0 {
 		o.Games = 20
+	}
+	if o.ShortGames > 0 && testing.Short() {
+		o.Games = o.ShortGames
 	}
 	if o.MaxMoves == 0 {
 		o.MaxMoves = 2000

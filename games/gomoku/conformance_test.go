@@ -6,21 +6,12 @@ import (
 	"github.com/chaguan/chaguan/games/gametest"
 )
 
-// shortGames is the playouts per seat count under -short (CI's race
-// stage): the same code paths as the default 20, in a quarter of the time.
-func shortGames() int {
-	if testing.Short() {
-		return 5
-	}
-	return 0 // the suite's default
-}
-
 func TestConformanceEasy(t *testing.T) {
-	gametest.Run(t, Game, gametest.Options{Level: "easy", Games: shortGames()})
+	gametest.Run(t, Game, gametest.Options{Level: "easy", ShortGames: 5})
 }
 
 func TestConformanceNormal(t *testing.T) {
-	gametest.Run(t, Game, gametest.Options{Level: "normal", Games: shortGames()})
+	gametest.Run(t, Game, gametest.Options{Level: "normal", ShortGames: 5})
 }
 
 func TestConformanceHard(t *testing.T) {
