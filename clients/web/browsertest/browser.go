@@ -315,7 +315,7 @@ func (p *Page) Click(sel string) {
 func settleJS(sel string) string {
 	return fmt.Sprintf(`(async () => {
 		const find = () => document.querySelector(%s);
-		const box = () => { const e = find(); if (!e) return null; const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; };
+		const box = () => %s;
 		const same = (a, b) => a !== null && b !== null && a.every((v, i) => v === b[i]);
 		const centre = () => { const e = find(); if (e) e.scrollIntoView({block: "center", inline: "center"}); };
 		const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20)));
@@ -330,7 +330,14 @@ func settleJS(sel string) string {
 			last = box();
 		}
 		return last;
-	})()`, JSString(sel))
+	})()`, JSString(sel), boxJS(sel))
+}
+
+// boxJS is a JavaScript expression: the box of the first element matching
+// the CSS selector, [left, top, width, height] in viewport CSS pixels;
+// null when nothing matches.
+func boxJS(sel string) string {
+	return fmt.Sprintf(`((e) => { if (!e) return null; const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })(document.querySelector(%s))`, JSString(sel))
 }
 
 // SettledBox returns the box of the first element matching the CSS
@@ -349,7 +356,7 @@ func SettledBox(p *Page, sel string) []float64 {
 // is laid out now, [left, top, width, height] in viewport CSS pixels.
 func Box(p *Page, sel string) []float64 {
 	p.t.Helper()
-	box := Eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })()`, JSString(sel)))
+	box := Eval[[]float64](p, boxJS(sel))
 	if len(box) != 4 {
 		p.Fail("the box of %s: got %v", sel, box)
 	}
