@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,9 +39,10 @@ type leanConn struct {
 	load *workload // the game played
 	leanOptions
 
-	// With patches: the view held, whether a sync for a gap awaits its
-	// state (patches are skipped meanwhile), and the ack of a patch
-	// skipped meanwhile, which that state answers.
+	// With patches: the view held (only what the seat reads, see
+	// pruneState), whether a sync for a gap awaits its state (patches are
+	// skipped meanwhile), and the ack of a patch skipped meanwhile, which
+	// that state answers.
 	pv        client.View
 	resyncing bool
 	heldAck   int64
@@ -50,10 +50,11 @@ type leanConn struct {
 	p         protocol.Patch // the last patch read; its Ops reused
 	ack       int64          // its ack, when it has one
 
-	v      view   // the newest state's view
-	buf    []byte // the last frame read; reused
-	out    []byte // the last message written; reused
-	nextID int64  // the last move id used
+	v       view   // the newest state's view
+	scratch view   // the frame being read's, before it becomes v
+	buf     []byte // the last frame read; reused
+	out     []byte // the last message written; reused
+	nextID  int64  // the last move id used
 
 	readBy  time.Time    // the read deadline set last
 	writeBy time.Time    // the write deadline set last
@@ -170,13 +171,13 @@ func (c *leanConn) next() (frameKind, *protocol.Error, error) {
 
 // take is next for the frame just read into c.buf.
 func (c *leanConn) take() (frameKind, *protocol.Error, error) {
-	var v view
-	switch scanFrameWith(c.buf, &v, c.load.scanG) {
+	v := &c.scratch
+	switch scanFrameWith(c.buf, v, c.load.scanG) {
 	case frameState:
 		if c.patches {
-			c.hold(&v)
+			c.hold(v)
 		}
-		c.v = v
+		c.v = *v
 		if c.stateBytes != nil {
 			c.stateBytes.Add(int64(len(c.buf)))
 		}
@@ -188,7 +189,7 @@ func (c *leanConn) take() (frameKind, *protocol.Error, error) {
 		if c.stateBytes != nil {
 			c.stateBytes.Add(int64(len(c.buf)))
 		}
-		ok, err := c.patch(&v)
+		ok, err := c.patch(v)
 		if err != nil {
 			c.broken = true
 			return frameOther, nil, err
@@ -196,7 +197,7 @@ func (c *leanConn) take() (frameKind, *protocol.Error, error) {
 		if !ok {
 			return frameOther, nil, nil
 		}
-		c.v = v
+		c.v = *v
 		return frameState, nil, nil
 	case frameError:
 		var e protocol.Error
@@ -211,7 +212,7 @@ func (c *leanConn) take() (frameKind, *protocol.Error, error) {
 // hold makes the state frame just read the view held; v is what it shows,
 // which gets the ack of a patch skipped while resyncing.
 func (c *leanConn) hold(v *view) {
-	if c.pv.SetState(bytes.Clone(c.buf)) != nil {
+	if c.pv.SetState(pruneState(c.buf, v.stateID, c.load.part)) != nil {
 		c.pv.Reset() // the next patch asks for another state
 	}
 	if c.hasHeld && !v.hasAck {
@@ -227,9 +228,7 @@ func (c *leanConn) hold(v *view) {
 // answers it (ok false); err is a failed write.
 func (c *leanConn) patch(v *view) (ok bool, err error) {
 	p := &c.p
-	// The view keeps the values: they must not be c.buf's, which the next
-	// frame overwrites.
-	if !scanPatch(bytes.Clone(c.buf), p, &c.ack) {
+	if !scanPatch(c.buf, p, &c.ack, c.load.part) {
 		*p = protocol.Patch{Base: -1, Ops: p.Ops[:0]} // a gap, as a patch that does not apply
 	}
 	if !c.resyncing {
@@ -261,6 +260,37 @@ func (c *leanConn) patch(v *view) (ok bool, err error) {
 		c.heldAck, c.hasHeld = *p.Ack, true
 	}
 	return false, nil
+}
+
+// A lean seat with patches holds only what it reads of its view: ctx and
+// the one member of G its workload scans (Gomoku's board, Gong Zhu's
+// players), as a client.View of {"G":{PART:…},"ctx":…}. Of each patch it
+// applies the operations that can change those (scanPatch) and drops the
+// rest (the log, G's other members, the seats' names), as it skips them in
+// a whole state. The operations kept are applied by client.View, so they
+// apply exactly as on a whole view; one that does not (a move or copy
+// from a member not held, say) is a gap, answered by a sync. The full
+// client (-client full) holds and checks the whole view.
+
+// pruneState returns the state frame b (stateID id) cut down to what the
+// lean view holds: {"type":"state","stateID":ID,"G":{PART:…},"ctx":…}, G
+// empty when it has no member part, ctx left out when b has none (the
+// view then shows no ctx, as scanFrameWith would refuse the state). The
+// values are copies: b is reused for the next frame.
+func pruneState(b []byte, id int64, part string) []byte {
+	out := append([]byte(`{"type":"state","stateID":`), strconv.FormatInt(id, 10)...)
+	out = append(out, `,"G":{`...)
+	if g, ok := member(b, "G"); ok {
+		if val, ok := member(g, part); ok {
+			out = strconv.AppendQuote(out, part)
+			out = append(append(out, ':'), val...)
+		}
+	}
+	out = append(out, '}')
+	if ctx, ok := member(b, "ctx"); ok {
+		out = append(append(out, `,"ctx":`...), ctx...)
+	}
+	return append(out, '}')
 }
 
 // readAll reads r into c.buf, reusing its memory.

@@ -7,8 +7,10 @@
 // ends, so its matches run until the run does. The lean client also
 // reports the state-frame bytes each viewer read per move. By default
 // (-patches true, what a current client does) every connection asks for
-// patches (docs/api.md, "Patches") and holds its view as clients/client
-// does, and the bytes counted are those of its state and patch frames;
+// patches (docs/api.md, "Patches") and applies them as clients/client
+// does (a lean seat to the part of its view it reads: ctx and the member of
+// G it plays from), and the bytes counted are those of its state and patch
+// frames;
 // -patches=false asks for whole states on every change, and -patches=both
 // runs once with whole states and once with patches, each for -duration,
 // and compares the two. -seat-rate paces each seat; -rate caps the moves

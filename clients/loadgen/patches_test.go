@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -170,7 +172,7 @@ func TestScanPatch(t *testing.T) {
 		}
 		var ack int64
 		got.Ops = make([]protocol.PatchOp, 0, 1)
-		if !scanPatch([]byte(frame), &got, &ack) {
+		if !scanPatch([]byte(frame), &got, &ack, "") {
 			t.Fatalf("%s: not read", frame)
 		}
 		if len(want.Ops) == 0 {
@@ -197,7 +199,7 @@ func TestScanPatch(t *testing.T) {
 	} {
 		var p protocol.Patch
 		var ack int64
-		if scanPatch([]byte(bad), &p, &ack) {
+		if scanPatch([]byte(bad), &p, &ack, "") {
 			t.Errorf("%s: read as %+v", bad, p)
 		}
 	}
@@ -294,6 +296,7 @@ func gomokuFrames(tb testing.TB) [][]byte {
 // TestLeanSeatsDraw: two lean seats with patches play a whole Gomoku match
 // on an in-process server, each its own points of the pattern, and it
 // ends as a draw on a full board after 225 moves, every frame applied.
+// The view held is the board and ctx only (pruneState, keptOps).
 func TestLeanSeatsDraw(t *testing.T) {
 	frames := gomokuFrames(t)
 	c := &leanConn{me: "0", load: &gomokuLoad, leanOptions: leanOptions{patches: true}}
@@ -303,26 +306,70 @@ func TestLeanSeatsDraw(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var g struct {
-		Board  []string
-		Moves  [][2]int
-		Result struct {
-			Draw   bool
-			Reason string
-		}
-	}
+	var g map[string]json.RawMessage
 	if err := json.Unmarshal(c.pv.Member("G"), &g); err != nil {
 		t.Fatal(err)
 	}
-	gameover := string(c.pv.Lookup("ctx", "gameover"))
-	if !c.v.over || len(g.Moves) != 225 || !g.Result.Draw || g.Result.Reason != "full" || !strings.Contains(gameover, `"draw":true`) {
-		t.Fatalf("after %d moves: over %v, result %+v, gameover %s", len(g.Moves), c.v.over, g.Result, gameover)
+	if len(g) != 1 || c.pv.Member("log") != nil || c.pv.Member("players") != nil {
+		t.Fatalf("the view holds G members %v, log %s, players %s; want the board alone", slices.Collect(maps.Keys(g)), c.pv.Member("log"), c.pv.Member("players"))
 	}
-	for y, row := range g.Board {
+	var board []string
+	if err := json.Unmarshal(g["board"], &board); err != nil {
+		t.Fatal(err)
+	}
+	gameover := string(c.pv.Lookup("ctx", "gameover"))
+	if !c.v.over || len(board) != 15 || !strings.Contains(gameover, `"draw":true`) || !strings.Contains(gameover, `"reason":"full"`) {
+		t.Fatalf("over %v, %d rows, gameover %s", c.v.over, len(board), gameover)
+	}
+	for y, row := range board {
+		if len(row) != 15 {
+			t.Fatalf("row %d is %q", y, row)
+		}
 		for x := range len(row) {
 			if want := "BW"[owner(x, y)]; row[x] != want {
 				t.Fatalf("(%d,%d) holds %q, want the stone of seat %d", x, y, row[x], owner(x, y))
 			}
 		}
+	}
+}
+
+// TestScanPatchPart: a lean seat keeps the operations that reach ctx or
+// its member of G (inside, at or above them) and drops the others, and the
+// values it keeps are its own copies.
+func TestScanPatchPart(t *testing.T) {
+	frame := []byte(`{"type":"patch","stateID":5,"base":4,"ops":[` +
+		`{"op":"replace","path":"/G/board/7","value":".......B......."},` +
+		`{"op":"add","path":"/G/moves/-","value":[7,7]},` +
+		`{"op":"replace","path":"/G/boards","value":1},` +
+		`{"op":"replace","path":"/ctx/currentPlayer","value":"1"},` +
+		`{"op":"replace","path":"/ctxs","value":2},` +
+		`{"op":"add","path":"/log/-","value":{"turn":1}},` +
+		`{"op":"replace","path":"/G","value":{"board":[]}},` +
+		`{"op":"replace","path":"","value":{}},` +
+		`{"op":"move","from":"/G/board/1","path":"/G/x"},` +
+		`{"op":"copy","from":"/G/y","path":"/ctx/z"},` +
+		`{"op":"move","from":"/G/y","path":"/G/z"},` +
+		`{"op":"remove","path":"/G/board"},` +
+		`{"op":"replace","path":"/G/\u0062oard/3","value":"x"},` +
+		`{"op":"replace","path":"/G/board~1x","value":"y"}]}`)
+	var p protocol.Patch
+	var ack int64
+	if !scanPatch(frame, &p, &ack, "board") {
+		t.Fatal("not read")
+	}
+	kept := p.Ops
+	for i := range frame {
+		frame[i] = 'x' // the next frame read into the same buffer
+	}
+	var got []string
+	for _, op := range kept {
+		got = append(got, op.Op+" "+op.From+">"+op.Path)
+		if op.Value != nil && !json.Valid(op.Value) {
+			t.Errorf("%s %s: the value %q was the frame's", op.Op, op.Path, op.Value)
+		}
+	}
+	want := []string{"replace >/G/board/7", "replace >/ctx/currentPlayer", "replace >/G", "replace >", "move /G/board/1>/G/x", "copy /G/y>/ctx/z", "remove >/G/board", "replace >/G/board/3"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("kept %q\nwant %q", got, want)
 	}
 }

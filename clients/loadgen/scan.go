@@ -355,10 +355,12 @@ func parseInt(b []byte) (int64, bool) {
 
 // scanPatch reads the patch message b (docs/api.md, "Patches") into p
 // without encoding/json: stateID, base, ack (into *ack, p.Ack pointing at
-// it) and the operations, appended to p.Ops[:0], whose values are slices
-// of b (not checked: client.View.Apply checks each). It reports false for
-// a frame that is not a walkable patch message.
-func scanPatch(b []byte, p *protocol.Patch, ack *int64) bool {
+// it) and the operations, appended to p.Ops[:0]. With part "" it reads
+// every operation, whose values are slices of b (not checked:
+// client.View.Apply checks each); with a part, only those a lean view
+// holding ctx and G's member part needs (heldPath), their values copied.
+// It reports false for a frame that is not a walkable patch message.
+func scanPatch(b []byte, p *protocol.Patch, ack *int64, part string) bool {
 	*p = protocol.Patch{Type: protocol.TypePatch, Ops: p.Ops[:0]}
 	it := members{b: b}
 	seen := 0 // stateID, base and ops, as bits
@@ -369,7 +371,7 @@ func scanPatch(b []byte, p *protocol.Patch, ack *int64) bool {
 		}
 		if string(key) == "ops" {
 			// Read where it is, not skipped first and read again.
-			end, ok := scanOps(b, it.i, p)
+			end, ok := scanOps(b, it.i, p, part)
 			if !ok {
 				return false
 			}
@@ -409,9 +411,10 @@ func scanPatch(b []byte, p *protocol.Patch, ack *int64) bool {
 	return !it.bad && seen == 7
 }
 
-// scanOps appends the operations of the JSON array at b[i] to p.Ops and
-// returns the index just past the array, each operation read once.
-func scanOps(b []byte, i int, p *protocol.Patch) (end int, ok bool) {
+// scanOps appends the operations of the JSON array at b[i] to p.Ops (with
+// a part, only those heldPath keeps) and returns the index just past the
+// array, each operation read once.
+func scanOps(b []byte, i int, p *protocol.Patch, part string) (end int, ok bool) {
 	if i >= len(b) || b[i] != '[' {
 		return 0, false
 	}
@@ -421,6 +424,7 @@ func scanOps(b []byte, i int, p *protocol.Patch) (end int, ok bool) {
 	}
 	for {
 		var op protocol.PatchOp
+		var path, from []byte // as JSON strings
 		it := members{b: b, i: i}
 		for {
 			key, v, ok := it.next()
@@ -431,9 +435,9 @@ func scanOps(b []byte, i int, p *protocol.Patch) (end int, ok bool) {
 			case "op":
 				op.Op, ok = opName(v)
 			case "path":
-				op.Path, ok = jsonString(v)
+				path, ok = v, isString(v)
 			case "from":
-				op.From, ok = jsonString(v)
+				from, ok = v, isString(v)
 			case "value":
 				op.Value = v
 			}
@@ -444,7 +448,22 @@ func scanOps(b []byte, i int, p *protocol.Patch) (end int, ok bool) {
 		if it.bad {
 			return 0, false
 		}
-		p.Ops = append(p.Ops, op)
+		if part == "" || heldPath(path, part) || (from != nil && heldPath(from, part)) {
+			if path != nil {
+				if op.Path, ok = jsonString(path); !ok {
+					return 0, false
+				}
+			}
+			if from != nil {
+				if op.From, ok = jsonString(from); !ok {
+					return 0, false
+				}
+			}
+			if part != "" {
+				op.Value = bytes.Clone(op.Value)
+			}
+			p.Ops = append(p.Ops, op)
+		}
 		i = protocol.SkipSpace(b, it.end)
 		if i < len(b) && b[i] == ',' {
 			i = protocol.SkipSpace(b, i+1)
@@ -456,6 +475,44 @@ func scanOps(b []byte, i int, p *protocol.Patch) (end int, ok bool) {
 		return 0, false
 	}
 }
+
+// heldPath reports whether the JSON Pointer in the JSON string path
+// reaches what a lean view holding ctx and G's member part holds: it is
+// /ctx or /G/PART, inside one, or above one (the whole G, the whole
+// view). A missing path is kept (it is the whole view's).
+func heldPath(path []byte, part string) bool {
+	if path == nil {
+		return true
+	}
+	ptr := path[1 : len(path)-1]
+	if bytes.IndexByte(ptr, '\\') >= 0 {
+		s, ok := jsonString(path)
+		if !ok {
+			return true // scanOps refuses it
+		}
+		ptr = []byte(s)
+	}
+	if related(ptr, "/ctx") {
+		return true
+	}
+	// /G/PART, compared piecewise: no string is built for it.
+	if n := 3 + len(part); len(ptr) >= n {
+		return string(ptr[:3]) == "/G/" && string(ptr[3:n]) == part && (len(ptr) == n || ptr[n] == '/')
+	}
+	return len(ptr) == 0 || string(ptr) == "/G"
+}
+
+// related reports whether JSON Pointer path is held, inside held or above
+// it (a pointer ends a token only at '/' or its end).
+func related(path []byte, held string) bool {
+	if len(path) >= len(held) {
+		return string(path[:len(held)]) == held && (len(path) == len(held) || path[len(held)] == '/')
+	}
+	return held[:len(path)] == string(path) && held[len(path)] == '/'
+}
+
+// isString reports whether v is a JSON string (as far as its quotes).
+func isString(v []byte) bool { return len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' }
 
 // opName is an operation's name, without allocating for the server's.
 func opName(v []byte) (string, bool) {
