@@ -8,6 +8,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,20 +93,32 @@ func TestKeyLayout(t *testing.T) {
 	}
 }
 
-// TestTTL: every write sets the record's TTL; the index has none.
+// TestTTL: Create sets the record's TTL; an Update renews it when this
+// process last did so TTL/8 ago or more, and leaves it otherwise (two
+// PEXPIREs spared on almost every move); the index has none.
 func TestTTL(t *testing.T) {
 	ctx := context.Background()
 	url := redistest.URL(t)
 	prefix := redistest.Prefix(t, url)
 	const ttl = time.Hour
-	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: ttl})
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()) }
+	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: ttl, Now: now})
 	c := client(t, url)
 	key := prefix + ":{m1}:rec"
-	check := func(after string) {
+	pttl := func() time.Duration {
 		t.Helper()
 		d, err := c.PTTL(ctx, key).Result()
-		if err != nil || d <= ttl-time.Minute || d > ttl {
-			t.Fatalf("PTTL %s after %s = %v, %v; want about %v", key, after, d, err, ttl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	check := func(after string) {
+		t.Helper()
+		if d := pttl(); d <= ttl-time.Minute || d > ttl {
+			t.Fatalf("PTTL %s after %s = %v; want about %v", key, after, d, ttl)
 		}
 	}
 	rec := storetest.NewRecord("m1", "gomoku", 500)
@@ -113,13 +126,39 @@ func TestTTL(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Create")
-	if err := c.PExpire(ctx, key, 5*time.Second).Err(); err != nil {
-		t.Fatal(err)
+	shorten := func() {
+		t.Helper()
+		if err := c.PExpire(ctx, key, 5*time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := s.Update(ctx, storetest.Next(rec), rec.Version); err != nil {
-		t.Fatal(err)
+	update := func() {
+		t.Helper()
+		next := storetest.Next(rec)
+		if err := s.Update(ctx, next, rec.Version); err != nil {
+			t.Fatal(err)
+		}
+		rec = next
 	}
-	check("Update")
+	// Renewed at Create: an Update within TTL/8 leaves the TTL.
+	shorten()
+	clock.Add(int64(ttl/8 - time.Second))
+	update()
+	if d := pttl(); d > 5*time.Minute {
+		t.Fatalf("PTTL %s after an Update %v after Create = %v; want the 5m left", key, ttl/8-time.Second, d)
+	}
+	// TTL/8 after: renewed.
+	clock.Add(int64(time.Second))
+	update()
+	check("Update TTL/8 after Create")
+	shorten()
+	update()
+	if d := pttl(); d > 5*time.Minute {
+		t.Fatalf("PTTL %s after an Update right after a renewal = %v; want the 5m left", key, d)
+	}
+	clock.Add(int64(ttl / 8))
+	update()
+	check("Update TTL/8 after the last renewal")
 	if d, err := c.PTTL(ctx, prefix+":games:gomoku").Result(); err != nil || d >= 0 {
 		t.Fatalf("PTTL of the index = %v, %v; want none (-1)", d, err)
 	}

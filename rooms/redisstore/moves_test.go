@@ -3,6 +3,7 @@ package redisstore_test
 import (
 	"context"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,7 +19,10 @@ func TestMovesLayout(t *testing.T) {
 	ctx := context.Background()
 	url := redistest.URL(t)
 	prefix := redistest.Prefix(t, url)
-	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: time.Hour})
+	var clock atomic.Int64
+	clock.Store(time.Now().UnixNano())
+	now := func() time.Time { return time.Unix(0, clock.Load()) }
+	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: time.Hour, Now: now})
 	c := client(t, url)
 	rec := storetest.NewRecord("m1", "gomoku", 500)
 	if err := s.Create(ctx, rec); err != nil {
@@ -36,8 +40,10 @@ func TestMovesLayout(t *testing.T) {
 	if v, _ := c.HGet(ctx, key, "m:3").Result(); v != `{"first":3072,"moves":[]}` {
 		t.Fatalf("HGET %s m:3 = %q", key, v)
 	}
-	// An Update renews the TTL of the whole hash, chunk included.
+	// An Update that renews the TTL (the last renewal, at Create, is an
+	// eighth of it ago) renews it for the whole hash, chunk included.
 	c.PExpire(ctx, key, time.Minute)
+	clock.Add(int64(time.Hour / 8))
 	if err := s.Update(ctx, storetest.Next(rec), rec.Version); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 
@@ -17,6 +18,41 @@ import (
 const listBatch = 256
 
 func (s *Store) ttlMs() int64 { return s.ttl.Milliseconds() }
+
+// renewEvery is how often, at most, this process renews a match's TTL on
+// its writes (a fraction of the TTL): an Update renews it only when this
+// process last did so renewEvery ago or more (renewals), which spares two
+// PEXPIREs on almost every move. A record this process writes then
+// expires no sooner than TTL - TTL/renewEvery after its last write.
+const renewEvery = 8
+
+// renewals remembers when this process last renewed each match's TTL
+// (Create and Update): Unix ms by match ID. It forgets everything when it
+// holds maxRenewals, which only brings the next renewals forward.
+type renewals struct {
+	mu sync.Mutex
+	at map[string]int64
+}
+
+const maxRenewals = 1 << 16
+
+// due reports whether match id's TTL is to be renewed at now (Unix ms).
+func (r *renewals) due(id string, now, ttl int64) bool {
+	r.mu.Lock()
+	at, ok := r.at[id]
+	r.mu.Unlock()
+	return !ok || now-at >= ttl/renewEvery
+}
+
+// done records that match id's TTL was renewed at now.
+func (r *renewals) done(id string, now int64) {
+	r.mu.Lock()
+	if r.at == nil || len(r.at) >= maxRenewals {
+		r.at = make(map[string]int64)
+	}
+	r.at[id] = now
+	r.mu.Unlock()
+}
 
 // Create adds the match to its game's index, then stores the record with
 // the TTL unless its key exists (rooms.ErrExists). Two round trips: the
@@ -36,7 +72,8 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	// The index entry comes first so that a List running meanwhile never
 	// sees the record unindexed; it is scored with the store's clock, which
 	// unindexScript relies on.
-	z := redis.Z{Score: float64(s.now().UnixMilli()), Member: rec.ID}
+	now := s.now().UnixMilli()
+	z := redis.Z{Score: float64(now), Member: rec.ID}
 	if err := s.index(ctx, s.indexKey(rec.Game), z); err != nil {
 		return unavailable("index match", rec.ID, err)
 	}
@@ -51,6 +88,7 @@ func (s *Store) Create(ctx context.Context, rec *rooms.Record) error {
 	case short != nil:
 		return notDurable("create match", rec.ID, short)
 	}
+	s.renewed.done(rec.ID, now)
 	return nil
 }
 
@@ -138,12 +176,17 @@ func (s *Store) update(ctx context.Context, rec *rooms.Record, data []byte, prev
 		return errClosed
 	}
 	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID), s.subsKey(rec.ID)}
-	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, s.ttlMs(), name}
+	now := s.now().UnixMilli()
+	var ttl int64 // 0: not renewed (updateScript)
+	if s.renewed.due(rec.ID, now, s.ttlMs()) {
+		ttl = s.ttlMs()
+	}
+	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, ttl, name}
 	cmd := redis.NewCmd(ctx, append([]any{"evalsha", s.sc.update.Hash(), len(keys), keys[0], keys[1], keys[2]}, args...)...)
 	if err := s.batch.do(ctx, cmd); err != nil {
 		return unavailable("update match", rec.ID, err)
 	}
-	if redis.HasErrorPrefix(cmd.Err(), "NOSCRIPT") {
+	if err := cmd.Err(); err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
 		// The script cache was flushed (or a failover lost it): EVAL
 		// sends the script itself and caches it again.
 		cmd = s.eval(ctx, s.sc.update, keys, args...)
@@ -155,6 +198,9 @@ func (s *Store) update(ctx context.Context, rec *rooms.Record, data []byte, prev
 	}
 	switch v := res.(type) {
 	case int64:
+		if v == 1 && ttl != 0 {
+			s.renewed.done(rec.ID, now)
+		}
 		if v == 1 && short != nil {
 			return notDurable("update match", rec.ID, short)
 		}

@@ -82,6 +82,7 @@ type Store struct {
 	// procCancel ends it on a cluster, where the hub carries it.
 	procCancel func()
 	alive      aliveCache // Alive's recent answers
+	renewed    renewals   // when this process last renewed each match's TTL
 
 	closeOnce sync.Once
 }

@@ -61,7 +61,8 @@ return 1
 
 // updateScript is the compare-and-set: it replaces the record only if the
 // stored Version (field sid) is ARGV[1], renews the TTL of the record and
-// of the match's registry of subscriptions, and publishes the event to
+// of the match's registry of subscriptions (unless ARGV[4] is 0: the
+// writer renewed them lately, see renewEvery), and publishes the event to
 // the match's channel. With no subscribed connection nothing is published
 // (a subscriber that comes later reads the record once subscribed). With
 // one, the event is the notice {"stateID":<new Version>} (the key keeps
@@ -78,7 +79,7 @@ return 1
 // KEYS[1] record hash, KEYS[2] events channel, KEYS[3] the registry (a
 // set of subscription names, see hub).
 // ARGV[1] prev Version, ARGV[2] new Version, ARGV[3] record JSON, ARGV[4]
-// TTL ms, ARGV[5] the writer's subscription name or "".
+// TTL ms or 0, ARGV[5] the writer's subscription name or "".
 // Returns 1 when updated, 0 when the record is missing, or the stored
 // Version (a string) on a conflict.
 var updateScript = redis.NewScript(updateSrc)
@@ -88,8 +89,10 @@ local sid = redis.call('HGET', KEYS[1], 'sid')
 if not sid then return 0 end
 if sid ~= ARGV[1] then return sid end
 redis.call('HSET', KEYS[1], 'sid', ARGV[2], 'rec', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-redis.call('PEXPIRE', KEYS[3], ARGV[4])
+if ARGV[4] ~= '0' then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[3], ARGV[4])
+end
 local n = redis.call('PUBSUB', 'NUMSUB', KEYS[2])[2]
 if n > 1 then
   redis.call('PUBLISH', KEYS[2], '{"stateID":' .. ARGV[2] .. ',"record":' .. ARGV[3] .. '}')

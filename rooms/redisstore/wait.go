@@ -337,6 +337,9 @@ func (s *Store) index(ctx context.Context, key string, z redis.Z) error {
 
 // shortOf returns err as a *ShortError, or nil.
 func shortOf(err error) *ShortError {
+	if err == nil {
+		return nil // and no target escaping to the heap for errors.As
+	}
 	var short *ShortError
 	if errors.As(err, &short) {
 		return short
