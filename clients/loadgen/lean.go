@@ -81,7 +81,8 @@ type leanOptions struct {
 	// frame read.
 	stateBytes *atomic.Int64
 	// patches asks for patches (docs/api.md, "Patches"): the connection
-	// holds its view and applies them, as clients/client does.
+	// holds the part of its view it reads and applies them to it with
+	// clients/client's View (pruneState).
 	patches bool
 	// gaps, if not nil, counts the syncs sent for a patch that did not
 	// apply.

@@ -22,7 +22,8 @@ type workload struct {
 	// scanG reads the move to play from the state's "G" into v.
 	scanG func(g []byte, v *view)
 	// part is the member of G that scanG reads, and scanPart reads it:
-	// a connection with patches holds its view and encodes only that.
+	// a connection with patches holds only it and ctx (pruneState), and
+	// encodes only it.
 	part     string
 	scanPart func(val []byte, v *view)
 	// appendArgs appends the JSON args of the move v holds to b; false

@@ -19,11 +19,12 @@ const listBatch = 256
 
 func (s *Store) ttlMs() int64 { return s.ttl.Milliseconds() }
 
-// renewEvery is how often, at most, this process renews a match's TTL on
-// its writes (a fraction of the TTL): an Update renews it only when this
-// process last did so renewEvery ago or more (renewals), which spares two
-// PEXPIREs on almost every move. A record this process writes then
-// expires no sooner than TTL - TTL/renewEvery after its last write.
+// renewEvery divides the TTL into how often, at most, this process renews
+// a match's TTL on its writes: an Update renews it only when this process
+// last did so TTL/renewEvery ago or more (renewals), which spares two
+// PEXPIREs on almost every move. A record then expires no sooner than
+// TTL - TTL/renewEvery after its last write, whichever process made it:
+// every writer renews at least that often.
 const renewEvery = 8
 
 // renewals remembers when this process last renewed each match's TTL
