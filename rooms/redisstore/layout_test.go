@@ -8,7 +8,6 @@ import (
 	"net"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,10 +100,8 @@ func TestTTL(t *testing.T) {
 	url := redistest.URL(t)
 	prefix := redistest.Prefix(t, url)
 	const ttl = time.Hour
-	var clock atomic.Int64
-	clock.Store(time.Now().UnixNano())
-	now := func() time.Time { return time.Unix(0, clock.Load()) }
-	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: ttl, Now: now})
+	clock := storetest.NewClock()
+	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: ttl, Now: clock.Now})
 	c := client(t, url)
 	key := prefix + ":{m1}:rec"
 	pttl := func() time.Duration {
@@ -142,13 +139,13 @@ func TestTTL(t *testing.T) {
 	}
 	// Renewed at Create: an Update within TTL/8 leaves the TTL.
 	shorten()
-	clock.Add(int64(ttl/8 - time.Second))
+	clock.Advance(ttl/8 - time.Second)
 	update()
 	if d := pttl(); d > 5*time.Minute {
 		t.Fatalf("PTTL %s after an Update %v after Create = %v; want the 5m left", key, ttl/8-time.Second, d)
 	}
 	// TTL/8 after: renewed.
-	clock.Add(int64(time.Second))
+	clock.Advance(time.Second)
 	update()
 	check("Update TTL/8 after Create")
 	shorten()
@@ -156,7 +153,7 @@ func TestTTL(t *testing.T) {
 	if d := pttl(); d > 5*time.Minute {
 		t.Fatalf("PTTL %s after an Update right after a renewal = %v; want the 5m left", key, d)
 	}
-	clock.Add(int64(ttl / 8))
+	clock.Advance(ttl / 8)
 	update()
 	check("Update TTL/8 after the last renewal")
 	if d, err := c.PTTL(ctx, prefix+":games:gomoku").Result(); err != nil || d >= 0 {

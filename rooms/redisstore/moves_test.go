@@ -3,7 +3,6 @@ package redisstore_test
 import (
 	"context"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,10 +18,8 @@ func TestMovesLayout(t *testing.T) {
 	ctx := context.Background()
 	url := redistest.URL(t)
 	prefix := redistest.Prefix(t, url)
-	var clock atomic.Int64
-	clock.Store(time.Now().UnixNano())
-	now := func() time.Time { return time.Unix(0, clock.Load()) }
-	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: time.Hour, Now: now})
+	clock := storetest.NewClock()
+	s := open(t, redisstore.Options{URL: url, Prefix: prefix, TTL: time.Hour, Now: clock.Now})
 	c := client(t, url)
 	rec := storetest.NewRecord("m1", "gomoku", 500)
 	if err := s.Create(ctx, rec); err != nil {
@@ -43,7 +40,7 @@ func TestMovesLayout(t *testing.T) {
 	// An Update that renews the TTL (the last renewal, at Create, is an
 	// eighth of it ago) renews it for the whole hash, chunk included.
 	c.PExpire(ctx, key, time.Minute)
-	clock.Add(int64(time.Hour / 8))
+	clock.Advance(time.Hour / 8)
 	if err := s.Update(ctx, storetest.Next(rec), rec.Version); err != nil {
 		t.Fatal(err)
 	}
