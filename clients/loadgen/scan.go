@@ -371,7 +371,11 @@ func scanPatch(b []byte, p *protocol.Patch, ack *int64, part string) bool {
 		}
 		if string(key) == "ops" {
 			// Read where it is, not skipped first and read again.
-			end, ok := scanOps(b, it.i, p, part)
+			gpath := "" // the pointer to G's member held, with a part
+			if part != "" {
+				gpath = "/G/" + part
+			}
+			end, ok := scanOps(b, it.i, p, gpath)
 			if !ok {
 				return false
 			}
@@ -412,9 +416,9 @@ func scanPatch(b []byte, p *protocol.Patch, ack *int64, part string) bool {
 }
 
 // scanOps appends the operations of the JSON array at b[i] to p.Ops (with
-// a part, only those heldPath keeps) and returns the index just past the
-// array, each operation read once.
-func scanOps(b []byte, i int, p *protocol.Patch, part string) (end int, ok bool) {
+// gpath, /G/PART, only those heldPath keeps, their values copied) and
+// returns the index just past the array, each operation read once.
+func scanOps(b []byte, i int, p *protocol.Patch, gpath string) (end int, ok bool) {
 	if i >= len(b) || b[i] != '[' {
 		return 0, false
 	}
@@ -448,7 +452,7 @@ func scanOps(b []byte, i int, p *protocol.Patch, part string) (end int, ok bool)
 		if it.bad {
 			return 0, false
 		}
-		if part == "" || heldPath(path, part) || (from != nil && heldPath(from, part)) {
+		if gpath == "" || heldPath(path, gpath) || (from != nil && heldPath(from, gpath)) {
 			if path != nil {
 				if op.Path, ok = jsonString(path); !ok {
 					return 0, false
@@ -459,7 +463,7 @@ func scanOps(b []byte, i int, p *protocol.Patch, part string) (end int, ok bool)
 					return 0, false
 				}
 			}
-			if part != "" {
+			if gpath != "" {
 				op.Value = bytes.Clone(op.Value)
 			}
 			p.Ops = append(p.Ops, op)
@@ -477,10 +481,10 @@ func scanOps(b []byte, i int, p *protocol.Patch, part string) (end int, ok bool)
 }
 
 // heldPath reports whether the JSON Pointer in the JSON string path
-// reaches what a lean view holding ctx and G's member part holds: it is
-// /ctx or /G/PART, inside one, or above one (the whole G, the whole
-// view). A missing path is kept (it is the whole view's).
-func heldPath(path []byte, part string) bool {
+// reaches what a lean view holding ctx and G's member gpath (/G/PART)
+// holds: it is /ctx or gpath, inside one, or above one (the whole G, the
+// whole view). A missing path is kept (it is the whole view's).
+func heldPath(path []byte, gpath string) bool {
 	if path == nil {
 		return true
 	}
@@ -492,14 +496,7 @@ func heldPath(path []byte, part string) bool {
 		}
 		ptr = []byte(s)
 	}
-	if related(ptr, "/ctx") {
-		return true
-	}
-	// /G/PART, compared piecewise: no string is built for it.
-	if n := 3 + len(part); len(ptr) >= n {
-		return string(ptr[:3]) == "/G/" && string(ptr[3:n]) == part && (len(ptr) == n || ptr[n] == '/')
-	}
-	return len(ptr) == 0 || string(ptr) == "/G"
+	return related(ptr, "/ctx") || related(ptr, gpath)
 }
 
 // related reports whether JSON Pointer path is held, inside held or above
