@@ -200,6 +200,30 @@ test("the hand's fan is centred, symmetric and inside the box", () => {
   assert.ok(phone[1].left - phone[0].left < 40);
 });
 
+test("the fan's turned cards stay inside the box, raised or not", () => {
+  // Each corner of a card turned by its rotate about the point FAN_ORIGIN of
+  // its height below its top, after its rise (translateY, before the turn).
+  const extent = (/** @type {any} */ s, cw, ch, lift) => {
+    const a = s.rotate * Math.PI / 180, ox = s.left + cw / 2, oy = S.FAN_ORIGIN * ch;
+    const xs = [];
+    for (const x of [0, cw]) for (const y of [0, ch]) {
+      const lx = x - cw / 2, ly = y - lift - oy;
+      xs.push(ox + lx * Math.cos(a) - ly * Math.sin(a));
+    }
+    return [Math.min(...xs), Math.max(...xs)];
+  };
+  for (const [W, cw, ch] of [[370, 50, 72], [360, 60, 88], [320, 50, 72], [600, 62, 88], [1000, 62, 88]]) {
+    for (const count of [2, 8, 13, 17]) {
+      for (const lift of [0, 16, S.FAN_LIFT]) {
+        for (const s of S.fanLayout(count, W, cw, ch)) {
+          const [l, r] = extent(s, cw, ch, lift);
+          assert.ok(l >= 0 && r <= W, `${count} cards in ${W} px, lifted ${lift}: ${l.toFixed(1)}..${r.toFixed(1)}`);
+        }
+      }
+    }
+  }
+});
+
 test("card names and scores", () => {
   assert.equal(label("QS"), "♠Q");
   assert.equal(label("TH"), "♥10");

@@ -331,10 +331,22 @@ export const marksOf = (row, seat) => MARKS.filter(([key]) => row[key] === seat)
  */
 export const teamTotals = (g) => (g.seats === 4 ? [g.totals[0] + g.totals[2], g.totals[1] + g.totals[3]] : []);
 
+/** FAN_LIFT is the most a card of the hand rises (px) when it is legal and
+ * pointed at (gongzhu.css: .gz-hand.turn .gz-card.legal:hover). */
+export const FAN_LIFT = 24;
+
+/** FAN_ORIGIN is where a hand's card turns about, as a share of its height
+ * below its top (gongzhu.css: transform-origin 50% 140%). */
+export const FAN_ORIGIN = 1.4;
+
 /**
  * fanLayout places count cards of cw x ch px in a hand W px wide: a fan
- * whose outer cards are turned and stay inside the box (on a 390 px phone
- * the fan used to widen the page).
+ * whose outer cards are turned and stay inside the box, raised or not (on
+ * a 390 px phone the fan used to widen the page, and a raised outer card
+ * to leave the screen). A card turns by its rotate about a point
+ * FAN_ORIGIN of its height below its top, so its top outer corner swings
+ * out by (FAN_ORIGIN*ch + lift)*sin(angle), less its half width's
+ * cw/2*(1-cos(angle)) pulled in: the fan is inset by that much each side.
  * @param {number} count
  * @param {number} W
  * @param {number} cw
@@ -344,7 +356,8 @@ export const teamTotals = (g) => (g.seats === 4 ? [g.totals[0] + g.totals[2], g.
 export function fanLayout(count, W, cw, ch) {
   const mid = (count - 1) / 2;
   const tilt = count > 13 ? 1.2 : 1.8; // degrees per card from the middle
-  const inset = Math.ceil(ch / 2 * Math.sin(mid * tilt * Math.PI / 180)) + 4;
+  const outer = mid * tilt * Math.PI / 180;
+  const inset = Math.ceil((FAN_ORIGIN * ch + FAN_LIFT) * Math.sin(outer) - cw / 2 * (1 - Math.cos(outer))) + 1;
   const step = count > 1 ? Math.min(cw * 0.66, (W - cw - 2 * inset) / (count - 1)) : 0;
   const left0 = (W - (cw + step * (count - 1))) / 2;
   const out = [];
