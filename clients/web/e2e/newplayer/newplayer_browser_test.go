@@ -733,7 +733,11 @@ func TestNewPlayerSpectatorAudio(t *testing.T) {
 	}
 
 	for _, v := range []npView{npViews[0], npViews[3]} {
-		id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "bots": map[string]string{"0": "easy", "1": "easy"}})
+		// The bots pause between moves as on a live server: with the test
+		// server's default of no pause they could play the whole game the
+		// moment the page connects, and a page catching up on a backlog
+		// sounds only the end (attention.js), not the three the wait needs.
+		id := browsertest.CreateMatch(t, base, "gomoku", map[string]any{"numPlayers": 2, "botDelayMs": 300, "bots": map[string]string{"0": "easy", "1": "easy"}})
 		p := v.open(b, false)
 		warnings := watch(p)
 		p.Open(fmt.Sprintf("%s/m/gomoku/%s?lang=%s", base, id, v.lang))
