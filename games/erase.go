@@ -55,6 +55,8 @@ type State interface {
 	// round trip, kept for the conformance suite to compare).
 	Bot(level string, seat int, rng *rand.Rand) (name string, args json.RawMessage, err error)
 	MarshalJSON() ([]byte, error)
+	// AppendJSON appends MarshalJSON's bytes to b.
+	AppendJSON(b []byte) ([]byte, error)
 	// Export writes the game's public record in format (e.g. "sgf"), or
 	// returns ErrNoExport when the game has no such format.
 	Export(format string, meta RecordMeta) (Export, error)
@@ -193,6 +195,9 @@ func (x state[S, V]) viewOps(b []byte, prev State, viewer int, prefix string) ([
 	if !ok {
 		return b, false
 	}
+	if b == nil {
+		b = make([]byte, 0, 256) // a move's few operations, without regrowing
+	}
 	return vp.AppendViewOps(b, p.s, x.s, viewer, prefix)
 }
 
@@ -292,11 +297,20 @@ func (x state[S, V]) botViaJSON(level string, seat int, rng *rand.Rand) (string,
 
 // MarshalJSON writes the state as json.Marshal does; a StateAppender
 // writes itself (the same bytes, faster).
-func (x state[S, V]) MarshalJSON() ([]byte, error) {
+func (x state[S, V]) MarshalJSON() ([]byte, error) { return x.AppendJSON(nil) }
+
+// AppendJSON appends MarshalJSON's bytes to b: a StateAppender writes
+// them into b, which a caller sizes from the last state's (the record
+// stores one after every move) so that they land without regrowing.
+func (x state[S, V]) AppendJSON(b []byte) ([]byte, error) {
 	if a, ok := any(x.s).(StateAppender); ok {
-		return a.AppendJSON(nil)
+		return a.AppendJSON(b)
 	}
-	return json.Marshal(x.s)
+	j, err := json.Marshal(x.s)
+	if err != nil || b == nil {
+		return j, err
+	}
+	return append(b, j...), nil
 }
 
 func (x state[S, V]) Export(format string, meta RecordMeta) (Export, error) {

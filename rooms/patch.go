@@ -817,6 +817,20 @@ type patchSet struct {
 	msgs   []patchMsg
 	full   seatCache // the state message of each seat, when a patch will not do
 	memo   []memoOps // G's members' operations, shared by the views (differ.memo)
+
+	// Room for a usual change's entries (newPatchSet): a set is made
+	// for every change, and growing three slices from nil would cost as
+	// many allocations again.
+	sharedArr, viewsArr [2]patchOps
+	msgsArr             [4]patchMsg
+}
+
+// newPatchSet returns the set of patches to frame to, with the differ's
+// scratch d.
+func newPatchSet(to *frame, d differ) *patchSet {
+	p := &patchSet{to: to, d: d}
+	p.shared, p.views, p.msgs = p.sharedArr[:0], p.viewsArr[:0], p.msgsArr[:0]
+	return p
 }
 
 // patchOps are the operations from a frame (and view) to the set's.

@@ -139,7 +139,8 @@ func credsChanged(old, cur []Seat) bool {
 func (r *room) successor(seat int, name string, args json.RawMessage, before games.Status, next games.State, timeout bool) (*Record, error) {
 	nr := *r.rec
 	nr.Seats = append([]Seat(nil), r.rec.Seats...)
-	state, err := next.MarshalJSON()
+	// Sized from the last state's JSON: a move adds a little to it.
+	state, err := next.AppendJSON(make([]byte, 0, len(r.rec.State)+64))
 	if err != nil {
 		return nil, err
 	}

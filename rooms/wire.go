@@ -58,15 +58,19 @@ func (r *room) broadcast(mover *Viewer, ack *int64) {
 	f := r.newFrame()
 	var sent seatCache // the message of each seat, for its other viewers
 	var ps *patchSet   // made for the first viewer that takes patches
+	defer func() {
+		if ps != nil {
+			r.diffs = ps.d.scratch()
+		}
+	}()
 	for v := range r.viewers {
 		if v.patches {
 			if ps == nil {
 				// The room's scratch is taken, not shared: a broadcast
 				// that this one's sends set off (a slow viewer's
 				// presence) starts with none.
-				ps = &patchSet{to: f, d: r.diffs}
+				ps = newPatchSet(f, r.diffs)
 				r.diffs = differ{}
-				defer func() { r.diffs = ps.d.scratch() }()
 			}
 			a := (*int64)(nil)
 			if v == mover {
@@ -387,7 +391,9 @@ func (c *wireCache) log(rec *Record) []byte {
 	copy(c.logEnc, c.logEnc[from:from+keep])
 	c.logEnc = c.logEnc[:keep]
 	for i := range log[keep:] {
-		c.logEnc = append(c.logEnc, appendLogEntry(nil, &log[keep+i]))
+		e := &log[keep+i]
+		size := 64 + len(e.PlayerID) + len(e.Move) + len(e.Args) + len(e.Text) + len(e.BotReason) // the keys and a little escaping
+		c.logEnc = append(c.logEnc, appendLogEntry(make([]byte, 0, size), e))
 	}
 	c.logEntries = append(c.logEntries[:0], log...)
 	n := 2 + max(len(c.logEnc)-1, 0)

@@ -48,11 +48,17 @@ type conn struct {
 	br  *bufio.Reader
 	key string // the client's key (clientKey) for the per-address cap
 
-	mu        sync.Mutex
-	queue     [][]byte     // frames waiting for the writer; nil while idle
-	kinds     []rooms.Kind // what each queued frame is (rooms.Sink)
-	writing   bool         // a writer goroutine is running
-	closing   bool         // Close was called: the writer ends with a close frame
+	mu      sync.Mutex
+	queue   [][]byte     // frames waiting for the writer
+	kinds   []rooms.Kind // what each queued frame is (rooms.Sink)
+	writing bool         // a writer goroutine is running
+	write   func()       // c.writer, made once: a method value costs an allocation
+	// The queue's own arrays, which it starts from again whenever it
+	// empties: a viewer gets a frame or two a move, and a slice grown
+	// afresh each time would cost two allocations a frame.
+	queueArr  [4][]byte
+	kindsArr  [4]rooms.Kind
+	closing   bool // Close was called: the writer ends with a close frame
 	closeCode int
 }
 
@@ -137,7 +143,10 @@ func (c *conn) queued() int {
 func (c *conn) startWriter() {
 	if !c.writing {
 		c.writing = true
-		c.s.workers.Go(c.writer)
+		if c.write == nil {
+			c.write = c.writer
+		}
+		c.s.workers.Go(c.write)
 	}
 }
 
@@ -166,7 +175,8 @@ func (c *conn) writer() {
 	for {
 		c.mu.Lock()
 		if len(c.queue) == 0 || failed {
-			c.queue, c.kinds = nil, nil
+			clear(c.queue)
+			c.queue, c.kinds = c.queueArr[:0], c.kindsArr[:0]
 			if !c.closing {
 				if failed {
 					// A broken socket: close it; the reader then ends.
@@ -220,6 +230,7 @@ func (s *Server) websocket(c echo.Context) error {
 		return nil // the upgrader has answered; never touch the response again
 	}
 	cn := &conn{s: s, ws: ws, done: make(chan struct{}), nc: hw.conn, br: hw.br, key: key}
+	cn.queue, cn.kinds = cn.queueArr[:0], cn.kindsArr[:0]
 	s.mu.Lock()
 	s.conns[cn] = struct{}{}
 	s.mu.Unlock()

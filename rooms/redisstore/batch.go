@@ -120,7 +120,16 @@ func (b *batcher) exec(batch []*call, cmds []redis.Cmder) {
 		}
 		cmds = append(cmds, c.cmd)
 	}
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	var ctx context.Context
+	cancel := context.CancelFunc(func() {})
+	if d, ok := batch[0].ctx.Deadline(); ok && len(batch) == 1 && !d.After(deadline) {
+		// One caller, whose own deadline is the pipeline's: its context
+		// serves as it is, without a second timer (most writes of a
+		// lightly loaded store go alone).
+		ctx = batch[0].ctx
+	} else {
+		ctx, cancel = context.WithDeadline(context.Background(), deadline)
+	}
 	if b.wait != nil {
 		b.wait.send(ctx, cmds) // with a wait behind them
 	} else if len(cmds) == 1 {

@@ -176,21 +176,24 @@ func (s *Store) update(ctx context.Context, rec *rooms.Record, data []byte, prev
 	if s.closed() {
 		return errClosed
 	}
-	keys := []string{s.recKey(rec.ID), s.eventsChannel(rec.ID), s.subsKey(rec.ID)}
 	now := s.now().UnixMilli()
 	var ttl int64 // 0: not renewed (updateScript)
 	if s.renewed.due(rec.ID, now, s.ttlMs()) {
 		ttl = s.ttlMs()
 	}
-	args := []any{strconv.FormatInt(prev, 10), rec.Version, data, ttl, name}
-	cmd := redis.NewCmd(ctx, append([]any{"evalsha", s.sc.update.Hash(), len(keys), keys[0], keys[1], keys[2]}, args...)...)
+	// One slice for the command (a write on every move): its keys at
+	// 3-5, its arguments from 6.
+	argv := []any{"evalsha", s.sc.update.Hash(), 3, s.recKey(rec.ID), s.eventsChannel(rec.ID), s.subsKey(rec.ID),
+		strconv.FormatInt(prev, 10), rec.Version, data, ttl, name}
+	cmd := redis.NewCmd(ctx, argv...)
 	if err := s.batch.do(ctx, cmd); err != nil {
 		return unavailable("update match", rec.ID, err)
 	}
 	if err := cmd.Err(); err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
 		// The script cache was flushed (or a failover lost it): EVAL
 		// sends the script itself and caches it again.
-		cmd = s.eval(ctx, s.sc.update, keys, args...)
+		keys := []string{argv[3].(string), argv[4].(string), argv[5].(string)}
+		cmd = s.eval(ctx, s.sc.update, keys, argv[6:]...)
 	}
 	res, err := cmd.Result()
 	short := shortOf(err) // written, the wait fell short (wait.go)
