@@ -202,6 +202,27 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// TestWhere checks that an error told with its process and times keeps
+// its class, and that a nil error stays nil.
+func TestWhere(t *testing.T) {
+	w := &watcher{s: &soaker{start: time.Now().Add(-12 * time.Second)}}
+	p := &proc{name: "B"}
+	err := error(fmt.Errorf("dial tcp: %w", syscall.ECONNREFUSED))
+	w.where(p, 11*time.Second, &err)
+	if got := classify(err); got != codeRefused {
+		t.Errorf("classify(%v) = %q, want %q", err, got, codeRefused)
+	}
+	// "to 12s", or later on a slow machine.
+	if msg := err.Error(); !strings.HasPrefix(msg, "B, from 11s to 1") || !strings.Contains(msg, "s: dial tcp: ") {
+		t.Errorf("error %q does not begin with the process and the times", err)
+	}
+	var none error
+	w.where(p, time.Second, &none)
+	if none != nil {
+		t.Errorf("a nil error became %v", none)
+	}
+}
+
 func TestReportJudgement(t *testing.T) {
 	r := &Report{
 		Errors: map[string]int{codeRefused: 3, codeDropped: 2, protocol.CodeUnavailable: 1, protocol.CodeInternal: 1},

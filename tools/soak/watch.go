@@ -62,8 +62,9 @@ func (w *watcher) loop(ctx context.Context) {
 }
 
 // create makes a match with a bot in every seat on a random process.
-func (w *watcher) create(ctx context.Context) (string, error) {
+func (w *watcher) create(ctx context.Context) (id string, err error) {
 	p := w.s.randomProc()
+	defer w.where(p, w.s.since(), &err)
 	n := seatsOf(w.game)
 	bots := make(map[string]string, n)
 	for i := range n {
@@ -99,9 +100,20 @@ func (w *watcher) watch(ctx context.Context, m *matchWatch) {
 	}
 }
 
+// where adds to *err, when not nil, the process a request or session went
+// to and when it began and failed (since the soak's start), so that an
+// error's sample in the report can be set beside B's restarts. The error
+// keeps its class (classify unwraps it).
+func (w *watcher) where(p *proc, began time.Duration, err *error) {
+	if *err != nil {
+		*err = fmt.Errorf("%s, from %s to %s: %w", p.name, began, w.s.since(), *err)
+	}
+}
+
 // session is one spectator connection to m on p: it returns nil once m is
 // over or retired (or ctx ends), else why the connection ended.
-func (w *watcher) session(ctx context.Context, p *proc, m *matchWatch) error {
+func (w *watcher) session(ctx context.Context, p *proc, m *matchWatch) (err error) {
+	defer w.where(p, w.s.since(), &err)
 	dctx, cancel := context.WithTimeout(ctx, lobbyTimeout)
 	ws, err := client.DialWebSocket(dctx, p.base(), w.game, m.id)
 	cancel()
