@@ -44,6 +44,7 @@ type leanConn struct {
 	// skipped meanwhile), and the ack of a patch skipped meanwhile, which
 	// that state answers.
 	pv        client.View
+	rv        rowView // instead of pv when the workload's part is rows
 	resyncing bool
 	heldAck   int64
 	hasHeld   bool
@@ -81,8 +82,8 @@ type leanOptions struct {
 	// frame read.
 	stateBytes *atomic.Int64
 	// patches asks for patches (docs/api.md, "Patches"): the connection
-	// holds the part of its view it reads and applies them to it with
-	// clients/client's View (pruneState).
+	// holds the part of its view it reads and applies them to it, with
+	// clients/client's View (pruneState) or as rows (rowView).
 	patches bool
 	// gaps, if not nil, counts the syncs sent for a patch that did not
 	// apply.
@@ -213,7 +214,9 @@ func (c *leanConn) take() (frameKind, *protocol.Error, error) {
 // hold makes the state frame just read the view held; v is what it shows,
 // which gets the ack of a patch skipped while resyncing.
 func (c *leanConn) hold(v *view) {
-	if c.pv.SetState(pruneState(c.buf, v.stateID, c.load.part)) != nil {
+	if c.load.rows {
+		c.rv.hold(c.buf, v, c.load.part)
+	} else if c.pv.SetState(pruneState(c.buf, v.stateID, c.load.part)) != nil {
 		c.pv.Reset() // the next patch asks for another state
 	}
 	if c.hasHeld && !v.hasAck {
@@ -233,27 +236,10 @@ func (c *leanConn) patch(v *view) (ok bool, err error) {
 		*p = protocol.Patch{Base: -1, Ops: p.Ops[:0]} // a gap, as a patch that does not apply
 	}
 	if !c.resyncing {
-		if c.pv.Apply(p) == nil {
-			*v = view{stateID: p.StateID}
-			if p.Ack != nil {
-				v.ack, v.hasAck = *p.Ack, true
-			}
-			if viewCtx(&c.pv, v) {
-				// Only the seat to move reads its move from G (the
-				// seat plays only on such a view), so a view of the
-				// other seat's turn encodes and scans none of it.
-				if v.started && v.current == c.me {
-					c.load.scanPart(c.pv.Lookup("G", c.load.part), v)
-				}
-				return true, nil
-			}
+		if c.applyHeld(p, v) {
+			return true, nil
 		}
-		c.pv.Reset()
-		c.resyncing = true
-		if c.gaps != nil {
-			c.gaps.Add(1)
-		}
-		if err := c.write(syncMsg); err != nil {
+		if err := c.gap(); err != nil {
 			return false, err
 		}
 	}
@@ -263,15 +249,62 @@ func (c *leanConn) patch(v *view) (ok bool, err error) {
 	return false, nil
 }
 
+// applyHeld applies p to the view held and fills v from it; false, and
+// nothing held, when it does not apply.
+func (c *leanConn) applyHeld(p *protocol.Patch, v *view) bool {
+	if c.load.rows {
+		if !c.rv.apply(p, c.load.part) {
+			return false
+		}
+		*v = view{stateID: p.StateID}
+		if p.Ack != nil {
+			v.ack, v.hasAck = *p.Ack, true
+		}
+		c.rv.fill(v, c.me)
+		return true
+	}
+	if c.pv.Apply(p) == nil {
+		*v = view{stateID: p.StateID}
+		if p.Ack != nil {
+			v.ack, v.hasAck = *p.Ack, true
+		}
+		if viewCtx(&c.pv, v) {
+			// Only the seat to move reads its move from G (the seat
+			// plays only on such a view), so a view of the other
+			// seat's turn encodes and scans none of it.
+			if v.started && v.current == c.me {
+				c.load.scanPart(c.pv.Lookup("G", c.load.part), v)
+			}
+			return true
+		}
+	}
+	c.pv.Reset()
+	return false
+}
+
+// gap answers a patch that did not apply: it counts the gap, sends a sync
+// and skips patches until the state that answers it. err is a failed
+// write.
+func (c *leanConn) gap() error {
+	c.resyncing = true
+	if c.gaps != nil {
+		c.gaps.Add(1)
+	}
+	return c.write(syncMsg)
+}
+
 // A lean seat with patches holds only what it reads of its view: ctx and
 // the one member of G its workload scans (Gomoku's board, Gong Zhu's
-// players), as a client.View of {"G":{PART:…},"ctx":…}. Of each patch it
-// applies the operations that can change those (scanPatch) and drops the
-// rest (the log, G's other members, the seats' names), as it skips them in
-// a whole state. The operations kept are applied by client.View, so they
-// apply exactly as on a whole view; one that does not (a move or copy
-// from a member not held, say) is a gap, answered by a sync. The full
-// client (-client full) holds and checks the whole view.
+// players). Of each patch it keeps the operations that can change those
+// (scanPatch) and drops the rest (the log, G's other members, the seats'
+// names), as it skips them in a whole state. Gong Zhu's players are held
+// as a client.View of {"G":{PART:…},"ctx":…}, which applies the kept
+// operations exactly as on a whole view; one that does not (a move or
+// copy from a member not held, say) is a gap, answered by a sync.
+// Gomoku's board, whose moves replace a row string at a time, is held as
+// rows (rowView), which apply those replacements and the changes of
+// ctx's members and count any other operation as a gap. The full client
+// (-client full) holds and checks the whole view.
 
 // pruneState returns the state frame b (stateID id) cut down to what the
 // lean view holds: {"type":"state","stateID":ID,"G":{PART:…},"ctx":…}, G

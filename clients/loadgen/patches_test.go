@@ -296,39 +296,91 @@ func gomokuFrames(tb testing.TB) [][]byte {
 // TestLeanSeatsDraw: two lean seats with patches play a whole Gomoku match
 // on an in-process server, each its own points of the pattern, and it
 // ends as a draw on a full board after 225 moves, every frame applied.
-// The view held is the board and ctx only (pruneState, keptOps).
+// The view held is the board and ctx only: as rows (rowView, Gomoku's
+// way) and as a client.View (pruneState, keptOps: the way of a part
+// that is not rows).
 func TestLeanSeatsDraw(t *testing.T) {
 	frames := gomokuFrames(t)
-	c := &leanConn{me: "0", load: &gomokuLoad, leanOptions: leanOptions{patches: true}}
-	for _, f := range frames {
-		c.buf = append(c.buf[:0], f...)
-		if _, _, err := c.take(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var g map[string]json.RawMessage
-	if err := json.Unmarshal(c.pv.Member("G"), &g); err != nil {
-		t.Fatal(err)
-	}
-	if len(g) != 1 || c.pv.Member("log") != nil || c.pv.Member("players") != nil {
-		t.Fatalf("the view holds G members %v, log %s, players %s; want the board alone", slices.Collect(maps.Keys(g)), c.pv.Member("log"), c.pv.Member("players"))
-	}
-	var board []string
-	if err := json.Unmarshal(g["board"], &board); err != nil {
-		t.Fatal(err)
-	}
-	gameover := string(c.pv.Lookup("ctx", "gameover"))
-	if !c.v.over || len(board) != 15 || !strings.Contains(gameover, `"draw":true`) || !strings.Contains(gameover, `"reason":"full"`) {
-		t.Fatalf("over %v, %d rows, gameover %s", c.v.over, len(board), gameover)
-	}
-	for y, row := range board {
-		if len(row) != 15 {
-			t.Fatalf("row %d is %q", y, row)
-		}
-		for x := range len(row) {
-			if want := "BW"[owner(x, y)]; row[x] != want {
-				t.Fatalf("(%d,%d) holds %q, want the stone of seat %d", x, y, row[x], owner(x, y))
+	for _, rows := range []bool{true, false} {
+		load := gomokuLoad
+		load.rows = rows
+		c := &leanConn{me: "0", load: &load, leanOptions: leanOptions{patches: true}}
+		for _, f := range frames {
+			c.buf = append(c.buf[:0], f...)
+			if _, _, err := c.take(); err != nil {
+				t.Fatal(err)
 			}
+			if c.resyncing {
+				t.Fatalf("rows %v: the patch of state %d did not apply", rows, c.p.StateID)
+			}
+		}
+		var board []string
+		if rows {
+			if !c.rv.held {
+				t.Fatal("rows: no view held")
+			}
+			for _, r := range c.rv.rows {
+				board = append(board, string(r))
+			}
+		} else {
+			var g map[string]json.RawMessage
+			if err := json.Unmarshal(c.pv.Member("G"), &g); err != nil {
+				t.Fatal(err)
+			}
+			if len(g) != 1 || c.pv.Member("log") != nil || c.pv.Member("players") != nil {
+				t.Fatalf("the view holds G members %v, log %s, players %s; want the board alone", slices.Collect(maps.Keys(g)), c.pv.Member("log"), c.pv.Member("players"))
+			}
+			if err := json.Unmarshal(g["board"], &board); err != nil {
+				t.Fatal(err)
+			}
+			gameover := string(c.pv.Lookup("ctx", "gameover"))
+			if !strings.Contains(gameover, `"draw":true`) || !strings.Contains(gameover, `"reason":"full"`) {
+				t.Fatalf("gameover %s", gameover)
+			}
+		}
+		if !c.v.over || len(board) != 15 {
+			t.Fatalf("rows %v: over %v, %d rows", rows, c.v.over, len(board))
+		}
+		for y, row := range board {
+			if len(row) != 15 {
+				t.Fatalf("rows %v: row %d is %q", rows, y, row)
+			}
+			for x := range len(row) {
+				if want := "BW"[owner(x, y)]; row[x] != want {
+					t.Fatalf("rows %v: (%d,%d) holds %q, want the stone of seat %d", rows, x, y, row[x], owner(x, y))
+				}
+			}
+		}
+	}
+}
+
+// TestRowViewMatchesView: a seat holding its view as rows and one holding
+// it as a client.View read the same view from every frame of a whole
+// match, for each seat.
+func TestRowViewMatchesView(t *testing.T) {
+	frames := gomokuFrames(t)
+	for _, me := range []string{"0", "1"} {
+		rowsLoad, viewLoad := gomokuLoad, gomokuLoad
+		rowsLoad.rows, viewLoad.rows = true, false
+		a := &leanConn{me: me, load: &rowsLoad, leanOptions: leanOptions{patches: true}}
+		b := &leanConn{me: me, load: &viewLoad, leanOptions: leanOptions{patches: true}}
+		mine := 0
+		for i, f := range frames {
+			for _, c := range []*leanConn{a, b} {
+				c.buf = append(c.buf[:0], f...)
+				if _, _, err := c.take(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if a.v != b.v {
+				t.Fatalf("seat %s, frame %d: rows give %+v, client.View %+v", me, i, a.v, b.v)
+			}
+			if _, ok := a.v.next(); ok && a.v.current == me {
+				mine++
+			}
+		}
+		if mine < 100 {
+			t.Errorf("seat %s had a point to play on %d views; want over 100", me, mine)
 		}
 	}
 }
@@ -371,5 +423,66 @@ func TestScanPatchPart(t *testing.T) {
 	want := []string{"replace >/G/board/7", "replace >/ctx/currentPlayer", "replace >/G", "replace >", "move /G/board/1>/G/x", "copy /G/y>/ctx/z", "remove >/G/board", "replace >/G/board/3"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("kept %q\nwant %q", got, want)
+	}
+}
+
+// TestRowViewOps: the operations a rowView applies, skips and refuses.
+func TestRowViewOps(t *testing.T) {
+	state := []byte(`{"type":"state","stateID":4,"G":{"size":2,"board":["..","B."]},"ctx":{"numPlayers":2,"currentPlayer":"1","turn":2,"started":true,"gameover":null}}`)
+	cases := []struct {
+		name string
+		base int64
+		ops  string
+		ok   bool
+		want rowView // rows and ctx after, when ok
+	}{
+		{"a move", 4, `[{"op":"replace","path":"/G/board/0","value":"W."},{"op":"replace","path":"/ctx/currentPlayer","value":"0"},{"op":"replace","path":"/ctx/turn","value":3}]`,
+			true, rowView{started: true, current: "0", rows: [][]byte{[]byte("W."), []byte("B.")}}},
+		{"the end", 4, `[{"op":"replace","path":"/ctx/gameover","value":{"draw":true}},{"op":"replace","path":"/ctx/currentPlayer","value":null}]`,
+			true, rowView{started: true, over: true, rows: [][]byte{[]byte(".."), []byte("B.")}}},
+		{"inside another ctx member", 4, `[{"op":"add","path":"/ctx/activePlayers/0","value":"x"},{"op":"remove","path":"/ctx/turn"}]`,
+			true, rowView{started: true, current: "1", rows: [][]byte{[]byte(".."), []byte("B.")}}},
+		{"another base", 3, `[]`, false, rowView{}},
+		{"a whole board", 4, `[{"op":"replace","path":"/G/board","value":["..",".."]}]`, false, rowView{}},
+		{"a whole ctx", 4, `[{"op":"replace","path":"/ctx","value":{}}]`, false, rowView{}},
+		{"a row added", 4, `[{"op":"add","path":"/G/board/-","value":".."}]`, false, rowView{}},
+		{"a row removed", 4, `[{"op":"remove","path":"/G/board/1"}]`, false, rowView{}},
+		{"a row past the end", 4, `[{"op":"replace","path":"/G/board/2","value":".."}]`, false, rowView{}},
+		{"a leading zero", 4, `[{"op":"replace","path":"/G/board/01","value":".."}]`, false, rowView{}},
+		{"an escape", 4, `[{"op":"replace","path":"/G/board/0","value":"\u002e."}]`, false, rowView{}},
+		{"not a string", 4, `[{"op":"replace","path":"/G/board/0","value":7}]`, false, rowView{}},
+		{"inside a row", 4, `[{"op":"replace","path":"/G/board/0/1","value":"B"}]`, false, rowView{}},
+		{"a read member removed", 4, `[{"op":"remove","path":"/ctx/currentPlayer"}]`, false, rowView{}},
+		{"inside a read member", 4, `[{"op":"add","path":"/ctx/gameover/x","value":1}]`, false, rowView{}},
+		{"started not a boolean", 4, `[{"op":"replace","path":"/ctx/started","value":1}]`, false, rowView{}},
+		{"a move", 4, `[{"op":"move","from":"/ctx/turn","path":"/ctx/currentPlayer"}]`, false, rowView{}},
+		{"a copy into another member", 4, `[{"op":"copy","from":"/ctx/currentPlayer","path":"/ctx/turn"}]`, false, rowView{}},
+		{"a test", 4, `[{"op":"test","path":"/ctx/turn","value":2}]`, false, rowView{}},
+	}
+	for _, tc := range cases {
+		var r rowView
+		var v view
+		if scanFrameWith(state, &v, gomokuLoad.scanG) != frameState {
+			t.Fatal("the state does not scan")
+		}
+		r.hold(state, &v, "board")
+		if !r.held {
+			t.Fatal("the state is not held")
+		}
+		p := protocol.Patch{StateID: 5, Base: tc.base}
+		if err := json.Unmarshal([]byte(tc.ops), &p.Ops); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.apply(&p, "board"); got != tc.ok || r.held != tc.ok {
+			t.Errorf("%s: applied %v, held %v; want %v", tc.name, got, r.held, tc.ok)
+			continue
+		}
+		if !tc.ok {
+			continue
+		}
+		if r.id != 5 || r.started != tc.want.started || r.over != tc.want.over || r.current != tc.want.current ||
+			!slices.EqualFunc(r.rows, tc.want.rows, bytes.Equal) {
+			t.Errorf("%s: holds %+v (rows %q), want %+v (rows %q)", tc.name, r, r.rows, tc.want, tc.want.rows)
+		}
 	}
 }

@@ -26,6 +26,10 @@ type workload struct {
 	// encodes only it.
 	part     string
 	scanPart func(val []byte, v *view)
+	// rows is true when part is an array of strings changed a string at a
+	// time (Gomoku's board): a connection with patches then holds its
+	// view as a rowView instead of a client.View.
+	rows bool
 	// appendArgs appends the JSON args of the move v holds to b; false
 	// when v holds none.
 	appendArgs func(b []byte, v *view) ([]byte, bool)
@@ -37,7 +41,7 @@ var (
 	// pattern gives it (owner), so every match is a 225-move draw.
 	gomokuLoad = workload{
 		name: gameName, move: moveName, seats: 2, resigns: true, noMove: "no_empty_point",
-		scanG: scanBoard, part: "board", scanPart: scanRows, appendArgs: appendPoint,
+		scanG: scanBoard, part: "board", scanPart: scanRows, rows: true, appendArgs: appendPoint,
 	}
 	// gongzhuLoad: four seats, each playing the first legal card of its own
 	// view, and a spectator, so every move fans out five different views.
