@@ -41,27 +41,22 @@ func (r *rowView) hold(b []byte, v *view, part string) {
 		return
 	}
 	val, ok := member(g, part)
-	if !ok || len(val) == 0 || val[0] != '[' {
+	if !ok {
 		return
 	}
 	n := 0
-	i := protocol.SkipSpace(val, 1)
-	for i < len(val) && val[i] == '"' {
-		end := skipString(val, i)
-		if end < 0 || bytes.IndexByte(val[i+1:end-1], '\\') >= 0 {
-			return
+	walked := eachString(val, func(y int, row []byte) bool {
+		if bytes.IndexByte(row, '\\') >= 0 {
+			return false
 		}
-		if n == len(r.rows) {
+		if y == len(r.rows) {
 			r.rows = append(r.rows, nil)
 		}
-		r.rows[n] = append(r.rows[n][:0], val[i+1:end-1]...)
-		n++
-		i = protocol.SkipSpace(val, end)
-		if i < len(val) && val[i] == ',' {
-			i = protocol.SkipSpace(val, i+1)
-		}
-	}
-	if i >= len(val) || val[i] != ']' {
+		r.rows[y] = append(r.rows[y][:0], row...)
+		n = y + 1
+		return true
+	})
+	if !walked {
 		return
 	}
 	r.rows = r.rows[:n]

@@ -169,24 +169,31 @@ func scanBoard(g []byte, v *view) {
 // scanRows finds, for each seat, the first '.' of the board val (an
 // array of row strings) in row-major order that owner gives the seat.
 func scanRows(val []byte, v *view) {
-	// val is ["row0","row1",…]; rows hold '.', 'B', 'W' (no escapes).
+	// Rows hold '.', 'B', 'W' (no escapes).
+	eachString(val, func(y int, row []byte) bool { return !emptyIn(row, y, v) })
+}
+
+// eachString calls f with the index and the bytes between the quotes
+// (escapes as they are) of each string of the JSON array val, in order,
+// until f returns false. It reports whether it walked the array to its
+// closing bracket: false for a value that is not an array of strings, or
+// when f stopped it.
+func eachString(val []byte, f func(i int, s []byte) bool) bool {
 	if len(val) == 0 || val[0] != '[' {
-		return
+		return false
 	}
 	i := protocol.SkipSpace(val, 1)
-	for y := 0; i < len(val) && val[i] == '"'; y++ {
+	for n := 0; i < len(val) && val[i] == '"'; n++ {
 		end := skipString(val, i)
-		if end < 0 {
-			return
-		}
-		if emptyIn(val[i+1:end-1], y, v) {
-			return
+		if end < 0 || !f(n, val[i+1:end-1]) {
+			return false
 		}
 		i = protocol.SkipSpace(val, end)
 		if i < len(val) && val[i] == ',' {
 			i = protocol.SkipSpace(val, i+1)
 		}
 	}
+	return i < len(val) && val[i] == ']'
 }
 
 // emptyIn records in v the first '.' of row y that each seat still lacks;
