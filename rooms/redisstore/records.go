@@ -181,9 +181,10 @@ func (s *Store) update(ctx context.Context, rec *rooms.Record, data []byte, prev
 	if s.renewed.due(rec.ID, now, s.ttlMs()) {
 		ttl = s.ttlMs()
 	}
-	// One slice for the command (a write on every move): its keys at
-	// 3-5, its arguments from 6.
-	argv := []any{"evalsha", s.sc.update.Hash(), 3, s.recKey(rec.ID), s.eventsChannel(rec.ID), s.subsKey(rec.ID),
+	// One slice for the command (a write on every move): its arguments
+	// from 6.
+	rk, ev, sk := s.recKey(rec.ID), s.eventsChannel(rec.ID), s.subsKey(rec.ID)
+	argv := []any{"evalsha", s.sc.update.Hash(), 3, rk, ev, sk,
 		strconv.FormatInt(prev, 10), rec.Version, data, ttl, name}
 	cmd := redis.NewCmd(ctx, argv...)
 	if err := s.batch.do(ctx, cmd); err != nil {
@@ -192,8 +193,7 @@ func (s *Store) update(ctx context.Context, rec *rooms.Record, data []byte, prev
 	if err := cmd.Err(); err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
 		// The script cache was flushed (or a failover lost it): EVAL
 		// sends the script itself and caches it again.
-		keys := []string{argv[3].(string), argv[4].(string), argv[5].(string)}
-		cmd = s.eval(ctx, s.sc.update, keys, argv[6:]...)
+		cmd = s.eval(ctx, s.sc.update, []string{rk, ev, sk}, argv[6:]...)
 	}
 	res, err := cmd.Result()
 	short := shortOf(err) // written, the wait fell short (wait.go)
