@@ -99,6 +99,12 @@ type benchMatch struct {
 }
 
 func newBenchMatch(b testing.TB, m, watcher *rooms.Manager) *benchMatch {
+	return newBenchMatchWith(b, m, watcher, false)
+}
+
+// newBenchMatchWith is newBenchMatch whose seats ask for patches when
+// patches is set.
+func newBenchMatchWith(b testing.TB, m, watcher *rooms.Manager, patches bool) *benchMatch {
 	ctx := context.Background()
 	id, err := m.Create(ctx, "gomoku", rooms.CreateParams{NumPlayers: 2})
 	if err != nil {
@@ -111,7 +117,7 @@ func newBenchMatch(b testing.TB, m, watcher *rooms.Manager) *benchMatch {
 			b.Fatal(err)
 		}
 		bm.sinks[seat] = &benchSink{answers: make(chan []byte, 4)}
-		v, err := m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds}, bm.sinks[seat])
+		v, err := m.Connect(ctx, "gomoku", id, rooms.Hello{PlayerID: &pid, Credentials: creds, Patches: patches}, bm.sinks[seat])
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -153,6 +159,12 @@ func cpuTime(tb testing.TB) time.Duration {
 // (cpu-ns/op, all goroutines, the store's included), which other work on a
 // shared machine disturbs less.
 func benchMoves(b *testing.B, store, watchStore rooms.Store) {
+	benchMovesWith(b, store, watchStore, false)
+}
+
+// benchMovesWith is benchMoves whose seats ask for patches when patches
+// is set, as the web, Go and terminal clients and the load generator do.
+func benchMovesWith(b *testing.B, store, watchStore rooms.Store, patches bool) {
 	newManager := func(s rooms.Store) *rooms.Manager {
 		m := rooms.New(rooms.Config{Store: s, Games: games.NewRegistry(gomoku.Game), BotDelay: time.Hour})
 		b.Cleanup(m.Close)
@@ -177,7 +189,7 @@ func benchMoves(b *testing.B, store, watchStore rooms.Store) {
 			if match != nil {
 				match.close()
 			}
-			match, k = newBenchMatch(b, m, watcher), 0
+			match, k = newBenchMatchWith(b, m, watcher, patches), 0
 			start = cpuTime(b)
 			b.StartTimer()
 		}
@@ -206,6 +218,14 @@ func BenchmarkMoveMem(b *testing.B) {
 	s := memstore.New(memstore.Options{})
 	b.Cleanup(func() { s.Close() })
 	benchMoves(b, s, nil)
+}
+
+// BenchmarkMovePatchesMem is BenchmarkMoveMem with seats that ask for
+// patches.
+func BenchmarkMovePatchesMem(b *testing.B) {
+	s := memstore.New(memstore.Options{})
+	b.Cleanup(func() { s.Close() })
+	benchMovesWith(b, s, nil, true)
 }
 
 // openRedis opens a Redis store for b under prefix.
