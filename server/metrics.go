@@ -1,6 +1,7 @@
 package server
 
 import (
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,6 +20,17 @@ type Metrics struct {
 	botFail *prometheus.CounterVec
 	botMove *prometheus.CounterVec
 	botTime *prometheus.HistogramVec
+
+	// perGame holds each game's children of moves and latency (game →
+	// *gameMetrics), so that an accepted move, counted on every move,
+	// skips the vectors' lookup by label.
+	perGame sync.Map
+}
+
+// gameMetrics is one game's children of Metrics' per-move vectors.
+type gameMetrics struct {
+	moves   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // NewMetrics registers Chaguan's collectors (and the Go runtime's) on reg.
@@ -57,8 +69,14 @@ func (m *Metrics) RoomsLoaded(delta int) { m.rooms.Add(float64(delta)) }
 
 // MoveAccepted implements rooms.Metrics.
 func (m *Metrics) MoveAccepted(game string, d time.Duration) {
-	m.moves.WithLabelValues(game).Inc()
-	m.latency.WithLabelValues(game).Observe(d.Seconds())
+	g, ok := m.perGame.Load(game)
+	if !ok {
+		g, _ = m.perGame.LoadOrStore(game, &gameMetrics{
+			moves: m.moves.WithLabelValues(game), latency: m.latency.WithLabelValues(game)})
+	}
+	gm := g.(*gameMetrics)
+	gm.moves.Inc()
+	gm.latency.Observe(d.Seconds())
 }
 
 // MoveRefused implements rooms.Metrics.
