@@ -256,18 +256,12 @@ func (c *leanConn) applyHeld(p *protocol.Patch, v *view) bool {
 		if !c.rv.apply(p, c.load.part) {
 			return false
 		}
-		*v = view{stateID: p.StateID}
-		if p.Ack != nil {
-			v.ack, v.hasAck = *p.Ack, true
-		}
+		*v = patchView(p)
 		c.rv.fill(v, c.me)
 		return true
 	}
 	if c.pv.Apply(p) == nil {
-		*v = view{stateID: p.StateID}
-		if p.Ack != nil {
-			v.ack, v.hasAck = *p.Ack, true
-		}
+		*v = patchView(p)
 		if viewCtx(&c.pv, v) {
 			// Only the seat to move reads its move from G (the seat
 			// plays only on such a view), so a view of the other
@@ -280,6 +274,16 @@ func (c *leanConn) applyHeld(p *protocol.Patch, v *view) bool {
 	}
 	c.pv.Reset()
 	return false
+}
+
+// patchView is the view patch p makes, before what the view held shows
+// is filled in: its stateID and ack.
+func patchView(p *protocol.Patch) view {
+	v := view{stateID: p.StateID}
+	if p.Ack != nil {
+		v.ack, v.hasAck = *p.Ack, true
+	}
+	return v
 }
 
 // gap answers a patch that did not apply: it counts the gap, sends a sync
