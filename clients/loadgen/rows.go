@@ -93,10 +93,11 @@ func (r *rowView) ops(ops []protocol.PatchOp, part string) bool {
 			}
 		case op.Op == "replace" && rowPath(op.Path, part):
 			y, ok := arrayIndex(op.Path[len("/G/")+len(part)+1:])
-			if !ok || y >= len(r.rows) || !isString(val) || bytes.IndexByte(val[1:len(val)-1], '\\') >= 0 {
+			row, plain := plainString(val)
+			if !ok || y >= len(r.rows) || !plain {
 				return false
 			}
-			r.rows[y] = append(r.rows[y][:0], val[1:len(val)-1]...)
+			r.rows[y] = append(r.rows[y][:0], row...)
 		default:
 			return false
 		}
@@ -164,12 +165,22 @@ func (r *rowView) ctxOp(op, key string, val []byte) bool {
 			r.current = ""
 			return true
 		}
-		if !isString(val) || bytes.IndexByte(val[1:len(val)-1], '\\') >= 0 {
+		id, plain := plainString(val)
+		if !plain {
 			return false
 		}
-		r.current = seatID(val[1 : len(val)-1])
+		r.current = seatID(id)
 		return true
 	}
+}
+
+// plainString returns what is between the quotes of the JSON string val,
+// when val is one without escapes.
+func plainString(val []byte) ([]byte, bool) {
+	if !isString(val) || bytes.IndexByte(val[1:len(val)-1], '\\') >= 0 {
+		return nil, false
+	}
+	return val[1 : len(val)-1], true
 }
 
 // fill fills v from the view held, as scanFrameWith fills it from the

@@ -535,12 +535,11 @@ func opName(v []byte) (string, bool) {
 
 // jsonString decodes the JSON string v.
 func jsonString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", false
-	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	if inner, ok := plainString(v); ok {
 		return string(inner), true
+	}
+	if !isString(v) {
+		return "", false
 	}
 	var s string
 	return s, json.Unmarshal(v, &s) == nil
