@@ -16,7 +16,8 @@
 // plays for -duration after a one-second warm-up, and prints moves per
 // second with each process's CPU time per move (the server's from /proc,
 // Redis's from INFO cpu). It listens and connects on loopback only and
-// stops by itself.
+// stops by itself. pairs.sh, beside this file, runs it and the real server
+// under the load generator in alternated pairs.
 package main
 
 import (
